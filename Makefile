@@ -1,0 +1,33 @@
+# gamesweep — the two commands: `make run` (main job, quick config) and `make test`.
+CARGO ?= cargo
+TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
+BIN := $(TARGET_DIR)/release/gamesweep
+
+.PHONY: build run test thesis bench
+
+build:
+	$(CARGO) build --release
+
+# The main job: the quick config (minutes on 2 cores), its exact verification and report.
+run: build
+	$(BIN) run configs/quick.toml
+	$(BIN) verify data/quick
+	$(BIN) report data/quick
+
+# Everything CI checks: formatting, lints, unit + integration tests (release
+# mode: the exact solvers are heavy), and the end-to-end smoke test with polars.
+test:
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --release --all-targets -- -D warnings
+	$(CARGO) test --release
+	scripts/smoke-test.sh
+
+# Full reproduction of the published results (overnight at most).
+thesis: build
+	$(BIN) run configs/thesis.toml
+	$(BIN) verify data/thesis
+	$(BIN) report data/thesis
+
+# Speed measurements: medians, variants side by side.
+bench:
+	$(CARGO) bench

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# End-to-end smoke test of the main job, as a user would run it: the quick
+# config in two shards through the Slurm script, then verify and report, then
+# every table read back with polars. Called by `make test`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release --quiet
+bin=${CARGO_TARGET_DIR:-target}/release/gamesweep
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+for k in 0 1; do
+  SLURM_ARRAY_TASK_ID=$k SLURM_ARRAY_TASK_COUNT=2 GAMESWEEP_BIN=$bin scripts/slurm-sweep.sh configs/quick.toml "$out"
+done
+"$bin" verify "$out"
+"$bin" report "$out" >/dev/null
+python3 scripts/check_tables.py "$out"

@@ -1,0 +1,13 @@
+//! Exact arithmetic shared by the games: the "p/q" text form stored in the
+//! tables, a fast ring for dice probabilities, and a scalar trait that lets one
+//! algorithm run in f64 (sweeps) and in exact arithmetic (verification).
+
+mod dice_rational;
+mod fraction;
+mod scalar;
+
+pub use dice_rational::DiceRational;
+pub use fraction::{format_pq, parse_pq, to_f64};
+pub use scalar::Scalar;
+
+pub use malachite::{Integer, Natural, Rational};

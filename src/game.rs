@@ -1,0 +1,98 @@
+//! The one interface between the orchestrator and a game.
+//!
+//! A game expands its config section into tasks, a task computes tables, and
+//! the game verifies a finished task's tables in exact arithmetic. The
+//! orchestrator (`sweep`, `verify`, `report`) sees games only through these
+//! traits, so adding a game never touches it.
+
+use crate::config::Section;
+use crate::error::UserError;
+use arrow::record_batch::RecordBatch;
+use std::collections::BTreeMap;
+
+/// One output table of one task: it becomes `DIR/<game>/<name>/part-<task>.parquet`.
+pub struct Table {
+    pub name: &'static str,
+    pub batch: RecordBatch,
+}
+
+/// A unit of work: deterministic, independent of every other task.
+pub trait Task: Send + Sync {
+    /// Stable id derived from the task's parameters; unique within its game and
+    /// safe in file names (letters, digits, `-`, `_`, `.`).
+    fn id(&self) -> String;
+    /// Computes the task's tables.
+    fn run(&self) -> anyhow::Result<Vec<Table>>;
+}
+
+/// A task's tables as read back from disk.
+pub struct StoredTask {
+    pub id: String,
+    pub tables: BTreeMap<String, RecordBatch>,
+}
+
+impl StoredTask {
+    pub fn table(&self, name: &str) -> anyhow::Result<&RecordBatch> {
+        self.tables.get(name).ok_or_else(|| anyhow::anyhow!("task {} has no table {name}", self.id))
+    }
+}
+
+/// Outcome of the exact check of one task.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// The stored result is proven correct.
+    Certified,
+    /// The stored result was wrong and the exact stage replaced it.
+    Repaired,
+    /// The stored result is wrong or unprovable and could not be repaired.
+    Failed,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Certified => "certified",
+            Status::Repaired => "repaired",
+            Status::Failed => "failed",
+        }
+    }
+}
+
+/// The verification stage's finding for one task, with the corrected tables
+/// when the exact stage repaired it.
+pub struct Verdict {
+    pub status: Status,
+    pub detail: String,
+    pub replacement: Vec<Table>,
+}
+
+impl Verdict {
+    pub fn certified(detail: impl Into<String>) -> Self {
+        Verdict { status: Status::Certified, detail: detail.into(), replacement: Vec::new() }
+    }
+    pub fn failed(detail: impl Into<String>) -> Self {
+        Verdict { status: Status::Failed, detail: detail.into(), replacement: Vec::new() }
+    }
+    pub fn repaired(detail: impl Into<String>, replacement: Vec<Table>) -> Self {
+        Verdict { status: Status::Repaired, detail: detail.into(), replacement }
+    }
+}
+
+/// Read access to everything a run wrote, for reports: all parts of a table
+/// concatenated.
+pub trait Dataset {
+    /// The rows of `DIR/<game>/<table>/`, or `None` if no part exists.
+    fn table(&self, game: &str, table: &str) -> anyhow::Result<Option<RecordBatch>>;
+}
+
+/// A game that plugs into the pipeline.
+pub trait Game: Send + Sync {
+    /// Name of its config section and of its output directory.
+    fn name(&self) -> &'static str;
+    /// Expands the game's config section into tasks, in a stable order.
+    fn plan(&self, section: &Section) -> Result<Vec<Box<dyn Task>>, UserError>;
+    /// Re-derives a finished task's results in exact arithmetic.
+    fn verify(&self, task: &StoredTask) -> anyhow::Result<Verdict>;
+    /// The game's section of the report (Markdown): published numbers beside ours.
+    fn report(&self, data: &dyn Dataset) -> anyhow::Result<String>;
+}

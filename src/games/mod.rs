@@ -1,0 +1,10 @@
+//! The registry of games: the only place that lists them.
+
+pub mod risk;
+
+use crate::game::Game;
+
+/// Every game, in the order their tasks are planned.
+pub fn all() -> Vec<Box<dyn Game>> {
+    vec![Box::new(risk::Risk)]
+}

@@ -1,0 +1,179 @@
+//! Risk defender dice (seed 004): the article's long-run optimal rule by value
+//! iteration and as an exact fraction, and finite battles with exact
+//! conquest probabilities for two defender rules.
+
+pub mod battle;
+pub mod dice;
+pub mod long_run;
+pub mod query;
+mod report;
+mod tables;
+pub mod value_iteration;
+mod verify;
+
+use crate::config::Section;
+use crate::error::UserError;
+use crate::game::{Dataset, Game, StoredTask, Table, Task, Verdict};
+use crate::grid::{Bounded, IntGrid};
+use battle::DefenderRule;
+use serde::Deserialize;
+
+/// Largest value-iteration horizon: exact verification costs grow with its square.
+pub const MAX_HORIZON: u32 = 10_000;
+/// Largest army count of the battle grid.
+pub const MAX_ARMIES: u32 = 300;
+
+/// The `[risk]` config section.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RiskConfig {
+    /// Write the single-round outcome table (every dice combination).
+    #[serde(default)]
+    round_outcomes: bool,
+    /// Solve the long-run problem exactly (optimal stationary rule and loss per army).
+    #[serde(default)]
+    long_run: bool,
+    value_iteration: Option<ValueIterationConfig>,
+    battles: Option<BattlesConfig>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ValueIterationConfig {
+    /// One task per horizon; each writes n = 1..=horizon.
+    horizon: IntGrid<1, MAX_HORIZON>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BattlesConfig {
+    /// Largest attacking army; the table covers every A from 2.
+    attackers: Bounded<2, MAX_ARMIES>,
+    /// Largest defending army; the table covers every D from 1.
+    defenders: Bounded<1, MAX_ARMIES>,
+    /// Defender rules to solve, one task each.
+    #[serde(default = "all_rules")]
+    defender: Vec<DefenderRule>,
+}
+
+fn all_rules() -> Vec<DefenderRule> {
+    vec![DefenderRule::MaxDice, DefenderRule::Optimal]
+}
+
+pub struct Risk;
+
+/// The Risk tasks; each variant is one independent computation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RiskTask {
+    RoundOutcomes,
+    LongRun,
+    ValueIteration { horizon: u32 },
+    Battles { rule: DefenderRule, attackers: u32, defenders: u32 },
+}
+
+impl RiskTask {
+    /// The task a stored id stands for (the inverse of [`Task::id`]).
+    fn from_id(id: &str) -> Option<RiskTask> {
+        match id {
+            "round-outcomes" => return Some(RiskTask::RoundOutcomes),
+            "long-run" => return Some(RiskTask::LongRun),
+            _ => {}
+        }
+        if let Some(horizon) = id.strip_prefix("value-iteration-h") {
+            return horizon.parse().ok().map(|horizon| RiskTask::ValueIteration { horizon });
+        }
+        let rest = id.strip_prefix("battles-")?;
+        let (rule, rest) = [DefenderRule::MaxDice, DefenderRule::Optimal]
+            .into_iter()
+            .find_map(|rule| rest.strip_prefix(rule.as_str()).map(|rest| (rule, rest)))?;
+        let (attackers, defenders) = rest.strip_prefix("-a")?.split_once("-d")?;
+        Some(RiskTask::Battles { rule, attackers: attackers.parse().ok()?, defenders: defenders.parse().ok()? })
+    }
+}
+
+impl Task for RiskTask {
+    fn id(&self) -> String {
+        match self {
+            RiskTask::RoundOutcomes => "round-outcomes".into(),
+            RiskTask::LongRun => "long-run".into(),
+            RiskTask::ValueIteration { horizon } => format!("value-iteration-h{horizon}"),
+            RiskTask::Battles { rule, attackers, defenders } => {
+                format!("battles-{}-a{attackers}-d{defenders}", rule.as_str())
+            }
+        }
+    }
+
+    fn run(&self) -> anyhow::Result<Vec<Table>> {
+        match *self {
+            RiskTask::RoundOutcomes => tables::round_outcomes(),
+            RiskTask::LongRun => tables::long_run(),
+            RiskTask::ValueIteration { horizon } => tables::value_iteration::<f64>(horizon),
+            RiskTask::Battles { rule, attackers, defenders } => tables::battles(rule, attackers, defenders),
+        }
+    }
+}
+
+impl Game for Risk {
+    fn name(&self) -> &'static str {
+        "risk"
+    }
+
+    fn plan(&self, section: &Section) -> Result<Vec<Box<dyn Task>>, UserError> {
+        let config: RiskConfig = section.parse()?;
+        let mut tasks: Vec<RiskTask> = Vec::new();
+        if config.round_outcomes {
+            tasks.push(RiskTask::RoundOutcomes);
+        }
+        if config.long_run {
+            tasks.push(RiskTask::LongRun);
+        }
+        if let Some(vi) = &config.value_iteration {
+            tasks.extend(vi.horizon.values().iter().map(|&horizon| RiskTask::ValueIteration { horizon }));
+        }
+        if let Some(b) = &config.battles {
+            let mut rules = b.defender.clone();
+            rules.sort();
+            rules.dedup();
+            tasks.extend(rules.into_iter().map(|rule| RiskTask::Battles {
+                rule,
+                attackers: b.attackers.get(),
+                defenders: b.defenders.get(),
+            }));
+        }
+        Ok(tasks.into_iter().map(|t| Box::new(t) as Box<dyn Task>).collect())
+    }
+
+    fn verify(&self, task: &StoredTask) -> anyhow::Result<Verdict> {
+        match RiskTask::from_id(&task.id) {
+            Some(RiskTask::RoundOutcomes) => verify::round_outcomes(task),
+            Some(RiskTask::LongRun) => verify::long_run(task),
+            Some(RiskTask::ValueIteration { horizon }) => verify::value_iteration(task, horizon),
+            Some(RiskTask::Battles { rule, attackers, defenders }) => verify::battles(task, rule, attackers, defenders),
+            None => Ok(Verdict::failed(format!("unknown risk task id {:?}", task.id))),
+        }
+    }
+
+    fn report(&self, data: &dyn Dataset) -> anyhow::Result<String> {
+        report::report(data)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn task_ids_round_trip() {
+        let tasks = [
+            RiskTask::RoundOutcomes,
+            RiskTask::LongRun,
+            RiskTask::ValueIteration { horizon: 1000 },
+            RiskTask::Battles { rule: DefenderRule::MaxDice, attackers: 100, defenders: 7 },
+            RiskTask::Battles { rule: DefenderRule::Optimal, attackers: 2, defenders: 1 },
+        ];
+        for task in tasks {
+            assert_eq!(RiskTask::from_id(&task.id()), Some(task));
+        }
+        assert_eq!(RiskTask::from_id("battles-greedy-a1-d1"), None);
+    }
+}

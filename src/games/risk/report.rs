@@ -1,0 +1,201 @@
+//! Risk's report section: the article's numbers beside ours, read from the
+//! tables. The "published" column holds the article's printed values; every
+//! other number comes from the Parquet data.
+
+use crate::artifacts::columns::Columns;
+use crate::game::Dataset;
+use arrow::record_batch::RecordBatch;
+use std::fmt::Write;
+
+/// The article's printed results (seed 004) and the standard dice counts.
+const PUBLISHED_LOSS: &str = "0.499743";
+const PUBLISHED_ATTACKER_LOSS: &str = "0.500257";
+const PUBLISHED_RULE: &str = "two dice exactly when the second attack die is 1, 2 or 3";
+const PUBLISHED_THREE_VS_TWO: [(u8, u8, u64); 3] = [(0, 2, 2890), (1, 1, 2611), (2, 0, 2275)];
+
+pub fn report(data: &dyn Dataset) -> anyhow::Result<String> {
+    let mut md = String::new();
+    if let Some(t) = data.table("risk", "long_run")? {
+        long_run(&mut md, &t)?;
+    }
+    if let Some(t) = data.table("risk", "long_run_policy")? {
+        policy(&mut md, &t)?;
+    }
+    if let Some(t) = data.table("risk", "round_outcomes")? {
+        rounds(&mut md, &t)?;
+    }
+    if let Some(t) = data.table("risk", "convergence")? {
+        convergence(&mut md, &t)?;
+    }
+    if let Some(t) = data.table("risk", "battles")? {
+        battles(&mut md, &t)?;
+    }
+    if let Some(t) = data.table("risk", "verification")? {
+        let status = t.strs("status")?;
+        let count = |s: &str| status.iter().filter(|v| *v == Some(s)).count();
+        writeln!(
+            md,
+            "Verification: {} tasks certified, {} repaired, {} failed.\n",
+            count("certified"),
+            count("repaired"),
+            count("failed")
+        )?;
+    } else {
+        writeln!(md, "Verification: not run yet (`gamesweep verify DIR`).\n")?;
+    }
+    Ok(md)
+}
+
+fn long_run(md: &mut String, t: &RecordBatch) -> anyhow::Result<()> {
+    let loss = t.f64s("loss_per_army_f64")?.value(0);
+    let attacker = t.f64s("attacker_loss_per_army_f64")?.value(0);
+    let rule = t.strs("rule")?.value(0);
+    writeln!(md, "### Long-run defence against three dice (the article)\n")?;
+    writeln!(md, "| quantity | published | ours | agrees |\n|---|---|---|---|")?;
+    let ours_loss = format!("{loss:.6}");
+    let ours_attacker = format!("{attacker:.6}");
+    writeln!(
+        md,
+        "| defender loss per committed army | {PUBLISHED_LOSS} | {ours_loss} | {} |",
+        yes(ours_loss == PUBLISHED_LOSS)
+    )?;
+    writeln!(
+        md,
+        "| attacker loss per defending army | {PUBLISHED_ATTACKER_LOSS} | {ours_attacker} | {} |",
+        yes(ours_attacker == PUBLISHED_ATTACKER_LOSS)
+    )?;
+    writeln!(md, "| optimal rule | {PUBLISHED_RULE} | {rule} | {} |", yes(rule.ends_with("at most 3")))?;
+    writeln!(
+        md,
+        "\nExact loss per army: `{}`, found by Dinkelbach's method in {} iterations and confirmed against all {} \
+         stationary policies ({} optimal).\n",
+        t.strs("loss_per_army")?.value(0),
+        t.u32s("dinkelbach_iterations")?.value(0),
+        t.u64s("policies_checked")?.value(0),
+        t.u64s("optimal_policies")?.value(0)
+    )?;
+    Ok(())
+}
+
+fn policy(md: &mut String, t: &RecordBatch) -> anyhow::Result<()> {
+    writeln!(md, "Per attack roll (margin = c2 - c1 - g; negative means two dice):\n")?;
+    writeln!(md, "| roll | P(roll) | c1 | c2 | dice | margin |\n|---|---|---|---|---|---|")?;
+    let (x, y, p, c1, c2) =
+        (t.u8s("x")?, t.u8s("y")?, t.strs("probability")?, t.strs("cost_one")?, t.strs("cost_two")?);
+    let (dice, margin) = (t.u8s("dice")?, t.f64s("margin_f64")?);
+    for i in 0..t.num_rows() {
+        writeln!(
+            md,
+            "| {}-{} | {} | {} | {} | {} | {:+.6} |",
+            x.value(i),
+            y.value(i),
+            p.value(i),
+            c1.value(i),
+            c2.value(i),
+            dice.value(i),
+            margin.value(i)
+        )?;
+    }
+    md.push('\n');
+    Ok(())
+}
+
+fn rounds(md: &mut String, t: &RecordBatch) -> anyhow::Result<()> {
+    writeln!(md, "### One round, three attacking dice against two\n")?;
+    writeln!(md, "| outcome | published | ours |\n|---|---|---|")?;
+    let (am, dk, la, ld, count) = (
+        t.u8s("attacker_dice")?,
+        t.u8s("defender_dice")?,
+        t.u8s("attacker_losses")?,
+        t.u8s("defender_losses")?,
+        t.u64s("count")?,
+    );
+    for (lost_a, lost_d, published) in PUBLISHED_THREE_VS_TWO {
+        let ours = (0..t.num_rows())
+            .find(|&i| am.value(i) == 3 && dk.value(i) == 2 && la.value(i) == lost_a && ld.value(i) == lost_d)
+            .map_or("missing".to_string(), |i| format!("{}/7776", count.value(i)));
+        writeln!(md, "| attacker loses {lost_a}, defender loses {lost_d} | {published}/7776 | {ours} |")?;
+    }
+    md.push('\n');
+    Ok(())
+}
+
+fn convergence(md: &mut String, t: &RecordBatch) -> anyhow::Result<()> {
+    let (horizon, n, per_army, matches) =
+        (t.u32s("horizon")?, t.u32s("n")?, t.f64s("loss_per_army_f64")?, t.bools("matches_optimal_rule")?);
+    let (increment, gap, bias) = (t.f64s("increment_f64")?, t.f64s("increment_gap_f64")?, t.f64s("bias_f64")?);
+    let longest = horizon.values().iter().copied().max().unwrap_or(0);
+    writeln!(md, "### Value iteration (horizon {longest})\n")?;
+    writeln!(
+        md,
+        "E V_n is the least expected loss over n committed armies. Its increment E V_n - E V_(n-1) converges \
+         geometrically to the optimal loss g per army; the average E V_n / n = g + h/n + o(1/n) only like 1/n \
+         (h is the bias column).\n"
+    )?;
+    writeln!(
+        md,
+        "| n | E V_n / n | E V_n - E V_(n-1) | increment - g | bias E V_n - n g | policy = optimal rule |\n|---|---|---|---|---|---|"
+    )?;
+    let shown = [1, 2, 3, 5, 10, 20, 30, 50, 100, 200, 500, 1000, 2000, 5000, 10000];
+    for i in (0..t.num_rows()).filter(|&i| horizon.value(i) == longest && shown.contains(&n.value(i))) {
+        writeln!(
+            md,
+            "| {} | {:.6} | {:.6} | {:+.2e} | {:.6} | {} |",
+            n.value(i),
+            per_army.value(i),
+            increment.value(i),
+            gap.value(i),
+            bias.value(i),
+            yes(matches.value(i))
+        )?;
+    }
+    let settled = (0..t.num_rows())
+        .filter(|&i| horizon.value(i) == longest)
+        .filter(|&i| !matches.value(i))
+        .map(|i| n.value(i))
+        .max()
+        .map_or(1, |last_miss| last_miss + 1);
+    writeln!(md, "\nFrom n = {settled} on, every step's policy is the optimal stationary rule.\n")?;
+    Ok(())
+}
+
+fn battles(md: &mut String, t: &RecordBatch) -> anyhow::Result<()> {
+    let (rule, a, d, p) =
+        (t.strs("defender_rule")?, t.u32s("attackers")?, t.u32s("defenders")?, t.f64s("conquest_f64")?);
+    let lookup = |r: &str, aa: u32, dd: u32| {
+        (0..t.num_rows()).find(|&i| rule.value(i) == r && a.value(i) == aa && d.value(i) == dd).map(|i| p.value(i))
+    };
+    writeln!(md, "### Battles: probability that A attacking armies conquer D (exact in the tables)\n")?;
+    for r in ["max-dice", "optimal"] {
+        if lookup(r, 2, 1).is_none() {
+            continue;
+        }
+        writeln!(md, "Defender rule `{r}`:\n")?;
+        let ds: Vec<u32> = (1..=10).filter(|&dd| lookup(r, 2, dd).is_some()).collect();
+        writeln!(md, "| A \\ D | {} |", ds.iter().map(u32::to_string).collect::<Vec<_>>().join(" | "))?;
+        writeln!(md, "|---|{}", "---|".repeat(ds.len()))?;
+        for aa in (2..=11).filter(|&aa| lookup(r, aa, 1).is_some()) {
+            let cells: Vec<String> =
+                ds.iter().map(|&dd| lookup(r, aa, dd).map_or("".into(), |v| format!("{v:.3}"))).collect();
+            writeln!(md, "| {aa} | {} |", cells.join(" | "))?;
+        }
+        md.push('\n');
+    }
+    // Where choosing dice helps the defender most.
+    let mut gains: Vec<(f64, u32, u32)> = (0..t.num_rows())
+        .filter(|&i| rule.value(i) == "max-dice")
+        .filter_map(|i| lookup("optimal", a.value(i), d.value(i)).map(|o| (p.value(i) - o, a.value(i), d.value(i))))
+        .collect();
+    gains.sort_by(|x, y| y.0.total_cmp(&x.0));
+    if let Some((gain, aa, dd)) = gains.first() {
+        writeln!(
+            md,
+            "Choosing dice after seeing the roll lowers the conquest probability by up to {gain:.4} (at A = {aa}, D = {dd}).\n"
+        )?;
+    }
+    Ok(())
+}
+
+fn yes(ok: bool) -> &'static str {
+    if ok { "yes" } else { "**no**" }
+}

@@ -1,0 +1,268 @@
+//! The orchestrator: expands a config into tasks, selects a shard, skips
+//! finished tasks, runs the rest in parallel with a progress bar, and writes
+//! each task's tables atomically followed by its completion marker.
+//!
+//! It knows games only through the [`Game`] and [`Task`] traits.
+
+use crate::artifacts::{Manifest, OutputDir, RunRecord, TaskRecord, unix_now};
+use crate::config::ConfigFile;
+use crate::error::UserError;
+use crate::game::{Game, Task};
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use std::collections::HashSet;
+use std::fmt;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// `K/N`: run the tasks whose index in the plan is congruent to K modulo N.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    pub const ALL: Shard = Shard { index: 0, count: 1 };
+
+    pub fn contains(self, task_index: usize) -> bool {
+        task_index % self.count == self.index
+    }
+}
+
+impl FromStr for Shard {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Self, String> {
+        let (k, n) = text.split_once('/').ok_or_else(|| format!("expected K/N (for example 0/4), got {text:?}"))?;
+        let index =
+            k.trim().parse::<usize>().map_err(|_| format!("shard index {k:?} is not a non-negative integer"))?;
+        let count = n.trim().parse::<usize>().map_err(|_| format!("shard count {n:?} is not a positive integer"))?;
+        if count == 0 {
+            return Err("shard count must be at least 1".into());
+        }
+        if index >= count {
+            return Err(format!(
+                "shard index {index} must be below the shard count {count} (allowed: 0 to {})",
+                count - 1
+            ));
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// A task with the game it belongs to and its position in the plan.
+pub struct PlannedTask<'g> {
+    pub game: &'g dyn Game,
+    pub task: Box<dyn Task>,
+    pub id: String,
+    pub index: usize,
+}
+
+/// Expands every game section of `config` into tasks, in a stable order
+/// (games in registry order, then each game's own order).
+pub fn plan<'g>(games: &'g [Box<dyn Game>], config: &ConfigFile) -> Result<Vec<PlannedTask<'g>>, UserError> {
+    let names: Vec<&str> = games.iter().map(|g| g.name()).collect();
+    config.check_keys(&names)?;
+    let mut planned = Vec::new();
+    for game in games {
+        let Some(section) = config.section(game.name()) else { continue };
+        let mut seen = HashSet::new();
+        for task in game.plan(&section)? {
+            let id = task.id();
+            assert!(
+                !id.is_empty() && id.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)),
+                "task id {id:?} of {} is not file-name safe",
+                game.name()
+            );
+            assert!(seen.insert(id.clone()), "task id {id:?} of {} is not unique", game.name());
+            planned.push(PlannedTask { game: game.as_ref(), task, id, index: planned.len() });
+        }
+    }
+    if planned.is_empty() {
+        return Err(UserError::new(format!(
+            "{}: no tasks: the config has no game section (expected one of {})",
+            config.path.display(),
+            names.join(", ")
+        )));
+    }
+    Ok(planned)
+}
+
+pub struct RunOptions {
+    /// Output directory; defaults to the config's `output` or `data/<config name>`.
+    pub out: Option<PathBuf>,
+    pub shard: Shard,
+    /// Worker threads; defaults to all cores.
+    pub jobs: Option<usize>,
+    /// Recompute tasks that are already done.
+    pub force: bool,
+}
+
+pub struct RunSummary {
+    pub out: PathBuf,
+    pub planned: usize,
+    pub ran: usize,
+    pub skipped: usize,
+    /// (game, task id, error) of every task that failed.
+    pub failed: Vec<(String, String, String)>,
+    pub wall: Duration,
+}
+
+/// The output directory a run writes to.
+pub fn output_dir(config: &ConfigFile, out: Option<&Path>) -> PathBuf {
+    out.map(Path::to_path_buf).or_else(|| config.output.clone()).unwrap_or_else(|| {
+        let stem = config.path.file_stem().map_or("run".into(), |s| s.to_string_lossy().into_owned());
+        PathBuf::from("data").join(stem)
+    })
+}
+
+/// Runs a config. Bad input is detected before anything is written.
+pub fn run(games: &[Box<dyn Game>], config_path: &Path, options: &RunOptions) -> anyhow::Result<RunSummary> {
+    let started = Instant::now();
+    let started_unix = unix_now();
+    let config = ConfigFile::load(config_path)?;
+    let planned = plan(games, &config)?;
+    let out_path = output_dir(&config, options.out.as_deref());
+    let out = OutputDir::create(&out_path)?;
+
+    let done: HashSet<(String, String)> = out.markers()?.into_iter().map(|m| (m.game, m.id)).collect();
+    let in_shard: Vec<&PlannedTask> = planned.iter().filter(|t| options.shard.contains(t.index)).collect();
+    let todo: Vec<&PlannedTask> = in_shard
+        .iter()
+        .copied()
+        .filter(|t| options.force || !done.contains(&(t.game.name().to_string(), t.id.clone())))
+        .collect();
+    let skipped = in_shard.len() - todo.len();
+    let jobs = options.jobs.unwrap_or_else(rayon::current_num_threads);
+    eprintln!(
+        "gamesweep: {} tasks in {} (shard {}: {}, already done: {skipped}), {jobs} threads, output {}",
+        planned.len(),
+        config.path.display(),
+        options.shard,
+        in_shard.len(),
+        out_path.display()
+    );
+
+    let record_run = |ran: usize, failed: usize| RunRecord {
+        config_path: config.path.display().to_string(),
+        config_sha256: config.sha256.clone(),
+        shard: options.shard.to_string(),
+        jobs,
+        started_unix,
+        wall_seconds: started.elapsed().as_secs_f64(),
+        tasks_planned: planned.len(),
+        tasks_ran: ran,
+        tasks_skipped: skipped,
+        tasks_failed: failed,
+    };
+
+    let progress = progress_bar(todo.len() as u64);
+    let failed = Mutex::new(Vec::new());
+    let last_manifest = Mutex::new(Instant::now());
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?;
+    pool.install(|| {
+        todo.par_iter().with_max_len(1).for_each(|planned| {
+            let game = planned.game.name();
+            progress.set_message(format!("{game} {}", planned.id));
+            let start = Instant::now();
+            match run_task(&out, planned, &config.sha256) {
+                Ok(()) => {
+                    if progress.is_hidden() {
+                        eprintln!("done {game}/{} in {:.2}s", planned.id, start.elapsed().as_secs_f64());
+                    }
+                }
+                Err(error) => {
+                    progress.suspend(|| eprintln!("FAILED {game}/{}: {error:#}", planned.id));
+                    failed.lock().unwrap().push((game.to_string(), planned.id.clone(), format!("{error:#}")));
+                }
+            }
+            progress.inc(1);
+            // Keep the manifest roughly current during long sweeps.
+            let mut last = last_manifest.lock().unwrap();
+            if last.elapsed() > Duration::from_secs(10) {
+                *last = Instant::now();
+                let ran = progress.position() as usize;
+                if let Err(error) = Manifest::update(&out, &record_run(ran, failed.lock().unwrap().len())) {
+                    progress.suspend(|| eprintln!("warning: manifest not updated: {error:#}"));
+                }
+            }
+        });
+    });
+    progress.finish_and_clear();
+
+    let failed = failed.into_inner().unwrap();
+    let ran = todo.len() - failed.len();
+    Manifest::update(&out, &record_run(ran, failed.len()))?;
+    Ok(RunSummary { out: out_path, planned: planned.len(), ran, skipped, failed, wall: started.elapsed() })
+}
+
+/// Computes one task and writes its tables, then its marker.
+fn run_task(out: &OutputDir, planned: &PlannedTask, config_sha256: &str) -> anyhow::Result<()> {
+    let start = Instant::now();
+    let tables = catch_unwind(AssertUnwindSafe(|| planned.task.run()))
+        .map_err(|panic| anyhow::anyhow!("panicked: {}", panic_message(&panic)))??;
+    let seconds = start.elapsed().as_secs_f64();
+    let game = planned.game.name();
+    let mut rows = std::collections::BTreeMap::new();
+    for table in &tables {
+        let n = out.write_table(game, &planned.id, table)?;
+        anyhow::ensure!(rows.insert(table.name.to_string(), n).is_none(), "table {} written twice", table.name);
+    }
+    out.write_marker(&TaskRecord {
+        game: game.to_string(),
+        id: planned.id.clone(),
+        tables: rows,
+        seconds,
+        finished_unix: unix_now(),
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        config_sha256: config_sha256.to_string(),
+    })
+}
+
+pub(crate) fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into())
+}
+
+/// A bar with tasks done / total, elapsed, ETA and the task in progress; hidden
+/// when stderr is not a terminal (logs then get one line per task).
+pub(crate) fn progress_bar(len: u64) -> ProgressBar {
+    let bar = ProgressBar::new(len);
+    bar.set_style(
+        ProgressStyle::with_template("[{elapsed_precise}] {bar:32.cyan/blue} {pos}/{len} tasks, ETA {eta} | {msg}")
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_shards() {
+        assert_eq!("1/3".parse::<Shard>().unwrap(), Shard { index: 1, count: 3 });
+        assert!("3/2".parse::<Shard>().unwrap_err().contains("must be below the shard count 2"));
+        assert!("1/0".parse::<Shard>().unwrap_err().contains("at least 1"));
+        assert!("x/2".parse::<Shard>().is_err());
+        assert!("2".parse::<Shard>().unwrap_err().contains("K/N"));
+        let shards: Vec<Shard> = (0..3).map(|k| Shard { index: k, count: 3 }).collect();
+        for task in 0..10 {
+            assert_eq!(shards.iter().filter(|s| s.contains(task)).count(), 1);
+        }
+    }
+}

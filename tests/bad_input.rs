@@ -1,0 +1,112 @@
+//! Bad input: one line on stderr, exit code 2, and finished artifacts untouched.
+
+mod common;
+use common::*;
+
+const GOOD: &str = "[risk]\nlong_run = true\nvalue_iteration = { horizon = 20 }\n";
+
+#[test]
+fn bad_input_is_one_line_exit_2_and_harmless() {
+    let tmp = TempDir::new("bad");
+    let good = tmp.config("good.toml", GOOD);
+    let out = tmp.join("out");
+    let o = out.to_str().unwrap();
+    assert!(run(&["run", good.to_str().unwrap(), "--out", o]).status.success());
+    let before = snapshot(&out);
+
+    let cases: Vec<(&str, Option<&str>, Vec<&str>, &str)> = vec![
+        (
+            "unknown key",
+            Some("[risk]\nlong_run = true\nlong_rum = true\n"),
+            vec![],
+            "3:1: risk.long_rum: unknown field `long_rum`",
+        ),
+        (
+            "unknown section",
+            Some("[riks]\nlong_run = true\n"),
+            vec![],
+            "1:2: riks: unknown key, expected one of `output`, `risk`",
+        ),
+        (
+            "wrong type",
+            Some("[risk]\nvalue_iteration = { horizon = \"ten\" }\n"),
+            vec![],
+            "2:31: risk.value_iteration.horizon: invalid type: string \"ten\"",
+        ),
+        (
+            "zero horizon",
+            Some("[risk]\nvalue_iteration = { horizon = 0 }\n"),
+            vec![],
+            "risk.value_iteration.horizon: invalid value: integer `0`, expected an integer from 1 to 10000",
+        ),
+        (
+            "negative horizon",
+            Some("[risk.value_iteration]\nhorizon = -5\n"),
+            vec![],
+            "2:11: risk.value_iteration.horizon: invalid value: integer `-5`, expected an integer from 1 to 10000",
+        ),
+        (
+            "too many armies",
+            Some("[risk.battles]\nattackers = 1000\ndefenders = 5\n"),
+            vec![],
+            "risk.battles.attackers: invalid value: integer `1000`, expected an integer from 2 to 300",
+        ),
+        (
+            "unknown rule",
+            Some("[risk.battles]\nattackers = 10\ndefenders = 5\ndefender = [\"greedy\"]\n"),
+            vec![],
+            "unknown variant `greedy`, expected `max-dice` or `optimal`",
+        ),
+        ("syntax", Some("[risk\n"), vec![], "bad.toml:1:"),
+        ("empty config", Some("output = \"x\"\n"), vec![], "no tasks"),
+        ("malformed shard", None, vec!["--shard", "3/2"], "shard index 3 must be below the shard count 2"),
+        ("shard syntax", None, vec!["--shard", "two"], "expected K/N"),
+        ("zero jobs", None, vec!["--jobs", "0"], "--jobs"),
+    ];
+    for (name, config, extra, expected) in cases {
+        let path = match config {
+            Some(text) => tmp.config("bad.toml", text),
+            None => good.clone(),
+        };
+        let mut args = vec!["run", path.to_str().unwrap(), "--out", o];
+        args.extend(extra);
+        check(name, &run(&args), expected);
+    }
+    check(
+        "missing file",
+        &run(&["run", tmp.join("nope.toml").to_str().unwrap(), "--out", o]),
+        "nope.toml: cannot read config file",
+    );
+    check("verify missing dir", &run(&["verify", tmp.join("nowhere").to_str().unwrap()]), "no such output directory");
+    check("bad die", &run(&["risk", "defend", "--attack", "7,1"]), "is not a die value (allowed: 1 to 6)");
+    check(
+        "dice vs armies",
+        &run(&["risk", "defend", "--attack", "6,1", "--attackers", "10", "--defenders", "3"]),
+        "throws 3 dice, got 2",
+    );
+    check("battle range", &run(&["risk", "battle", "--attackers", "1", "--defenders", "3"]), "--attackers");
+
+    assert_eq!(snapshot(&out), before, "finished artifacts changed");
+}
+
+fn check(name: &str, output: &std::process::Output, expected: &str) {
+    let err = stderr(output);
+    assert_eq!(output.status.code(), Some(2), "{name}: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{name}: not one line: {err}");
+    assert!(err.contains(expected), "{name}: {err:?} lacks {expected:?}");
+}
+
+#[test]
+fn queries_answer() {
+    let policy = run(&["risk", "policy"]);
+    assert!(policy.status.success());
+    let text = String::from_utf8_lossy(&policy.stdout);
+    assert!(text.contains("two dice exactly when the second attack die is at most 3"), "{text}");
+    assert!(text.contains("1943/3888 = 0.499743"), "{text}");
+    let defend = run(&["risk", "defend", "--attack", "6,4,1"]);
+    assert!(String::from_utf8_lossy(&defend.stdout).contains("Against 6-4: defend with one die"));
+    let defend = run(&["risk", "defend", "--attack", "6,3,3"]);
+    assert!(String::from_utf8_lossy(&defend.stdout).contains("Against 6-3: defend with two dice"));
+    let battle = run(&["risk", "battle", "--attackers", "2", "--defenders", "1"]);
+    assert!(String::from_utf8_lossy(&battle.stdout).contains("conquest probability: 0.416667  exact 5/12"));
+}

@@ -1,0 +1,187 @@
+//! End-to-end behaviour of `gamesweep run` / `verify` / `report`: resume after
+//! SIGKILL, sharding, and the verification stage catching wrong results.
+
+mod common;
+use arrow::array::{ArrayRef, StringArray, UInt8Array};
+use common::*;
+use std::path::Path;
+use std::sync::Arc;
+
+/// Rewrites one column of a Parquet part in place (to simulate a wrong result).
+fn rewrite_column(path: &Path, name: &str, change: impl Fn(&ArrayRef) -> ArrayRef) {
+    let batch = parts(path.parent().unwrap())[path.file_name().unwrap().to_str().unwrap()].clone();
+    let index = batch.schema().index_of(name).unwrap();
+    let mut columns = batch.columns().to_vec();
+    columns[index] = change(&columns[index]);
+    let changed = arrow::record_batch::RecordBatch::try_new(batch.schema(), columns).unwrap();
+    let mut writer =
+        parquet::arrow::ArrowWriter::try_new(std::fs::File::create(path).unwrap(), changed.schema(), None).unwrap();
+    writer.write(&changed).unwrap();
+    writer.close().unwrap();
+}
+
+/// Small but complete Risk config.
+const SMALL: &str = r#"
+[risk]
+round_outcomes = true
+long_run = true
+value_iteration = { horizon = [50, 300] }
+battles = { attackers = 20, defenders = 15 }
+"#;
+
+#[test]
+fn run_verify_report() {
+    let tmp = TempDir::new("e2e");
+    let config = tmp.config("small.toml", SMALL);
+    let out = tmp.join("out");
+    let run1 = run(&["run", config.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(run1.status.success(), "{}", stderr(&run1));
+    assert_eq!(
+        markers(&out, "risk"),
+        [
+            "battles-max-dice-a20-d15",
+            "battles-optimal-a20-d15",
+            "long-run",
+            "round-outcomes",
+            "value-iteration-h300",
+            "value-iteration-h50"
+        ]
+    );
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["tasks_done"], 6);
+    assert_eq!(manifest["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(manifest["last_run"]["tasks_ran"], 6);
+    assert_eq!(manifest["configs"].as_object().unwrap().len(), 1);
+
+    let verify = run(&["verify", out.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&verify.stdout);
+    assert!(verify.status.success(), "{stdout}{}", stderr(&verify));
+    assert!(stdout.contains("risk: 6 tasks: 6 certified, 0 repaired, 0 failed"), "{stdout}");
+    assert_eq!(parts(&out.join("risk/verification")).len(), 6);
+
+    let report = run(&["report", out.to_str().unwrap()]);
+    assert!(report.status.success(), "{}", stderr(&report));
+    let md = std::fs::read_to_string(out.join("report/index.md")).unwrap();
+    assert!(md.contains("| defender loss per committed army | 0.499743 | 0.499743 | yes |"), "{md}");
+    assert!(md.contains("6 tasks certified"), "{md}");
+
+    // A second run finds everything done; --force recomputes identical rows.
+    let before = parts(&out);
+    let run2 = run(&["run", config.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(stderr(&run2).contains("ran 0 tasks, skipped 6 already done"), "{}", stderr(&run2));
+    let run3 = run(&["run", config.to_str().unwrap(), "--out", out.to_str().unwrap(), "--force", "--jobs", "1"]);
+    assert!(stderr(&run3).contains("ran 6 tasks, skipped 0"), "{}", stderr(&run3));
+    assert_eq!(parts(&out), before);
+}
+
+/// Many medium tasks, so that a kill lands in the middle of the sweep.
+const MANY: &str = r#"
+[risk]
+value_iteration = { horizon = { from = 6000, to = 9900, step = 100 } }
+"#;
+
+#[test]
+fn resumes_after_sigkill_with_every_task_done_once() {
+    let tmp = TempDir::new("kill");
+    let config = tmp.config("many.toml", MANY);
+    let (killed, reference) = (tmp.join("killed"), tmp.join("reference"));
+
+    let mut child = binary()
+        .args(["run", config.to_str().unwrap(), "--out", killed.to_str().unwrap(), "--jobs", "1"])
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while markers(&killed, "risk").len() < 3 {
+        assert!(start.elapsed().as_secs() < 120, "no progress");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let done_at_kill = markers(&killed, "risk").len();
+    assert!(done_at_kill < 40, "the kill must land mid-sweep (all {done_at_kill} tasks were done)");
+    // Finished tasks have all their parts; nothing visible is half-written.
+    for id in markers(&killed, "risk") {
+        assert!(killed.join(format!("risk/convergence/part-{id}.parquet")).exists());
+        assert!(killed.join(format!("risk/value_iteration/part-{id}.parquet")).exists());
+    }
+
+    let rerun = run(&["run", config.to_str().unwrap(), "--out", killed.to_str().unwrap()]);
+    assert!(rerun.status.success(), "{}", stderr(&rerun));
+    let expected = format!("ran {} tasks, skipped {done_at_kill} already done, 0 failed", 40 - done_at_kill);
+    assert!(stderr(&rerun).contains(&expected), "{}", stderr(&rerun));
+
+    let full = run(&["run", config.to_str().unwrap(), "--out", reference.to_str().unwrap()]);
+    assert!(full.status.success());
+    assert_eq!(markers(&killed, "risk"), markers(&reference, "risk"));
+    assert_eq!(markers(&killed, "risk").len(), 40);
+    // Exactly one part per (table, task), with the same rows as an uninterrupted run.
+    assert_eq!(parts(&killed), parts(&reference));
+    assert!(!files(&killed).iter().any(|f| f.to_string_lossy().contains(".tmp/")), "scratch files left");
+}
+
+#[test]
+fn shards_together_equal_the_unsharded_run() {
+    let tmp = TempDir::new("shards");
+    let config = tmp.config("small.toml", SMALL);
+    let (sharded, whole) = (tmp.join("sharded"), tmp.join("whole"));
+    let mut counts = Vec::new();
+    for k in 0..3 {
+        let shard = format!("{k}/3");
+        let out = run(&["run", config.to_str().unwrap(), "--out", sharded.to_str().unwrap(), "--shard", &shard]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        counts.push(markers(&sharded, "risk").len());
+    }
+    assert_eq!(counts, [2, 4, 6], "each shard runs its third of the 6 tasks");
+    let out = run(&["run", config.to_str().unwrap(), "--out", whole.to_str().unwrap()]);
+    assert!(out.status.success());
+    assert_eq!(parts(&sharded), parts(&whole));
+    let verify = run(&["verify", sharded.to_str().unwrap()]);
+    assert!(verify.status.success());
+}
+
+#[test]
+fn verify_fails_tampered_battles_and_repairs_wrong_float_policy() {
+    let tmp = TempDir::new("tamper");
+    let config = tmp.config("small.toml", SMALL);
+    let out = tmp.join("out");
+    assert!(run(&["run", config.to_str().unwrap(), "--out", out.to_str().unwrap()]).status.success());
+
+    // Change one exact conquest probability of the optimal defender by a tiny amount.
+    let battles = out.join("risk/battles/part-battles-optimal-a20-d15.parquet");
+    rewrite_column(&battles, "conquest", |column| {
+        let values = column.as_any().downcast_ref::<StringArray>().unwrap();
+        let mut values: Vec<String> = values.iter().map(|v| v.unwrap().to_string()).collect();
+        let (p, q) = values[100].split_once('/').unwrap();
+        values[100] = format!("{}/{q}", p.parse::<u128>().unwrap() + 1);
+        Arc::new(StringArray::from(values))
+    });
+    // Flip the float decision at the last roll of n = 300 (where the rule is settled).
+    let vi = out.join("risk/value_iteration/part-value-iteration-h300.parquet");
+    rewrite_column(&vi, "dice", |column| {
+        let dice = column.as_any().downcast_ref::<UInt8Array>().unwrap();
+        let last = dice.len() - 1;
+        Arc::new(
+            (0..dice.len()).map(|i| if i == last { 3 - dice.value(i) } else { dice.value(i) }).collect::<UInt8Array>(),
+        )
+    });
+
+    let verify = run(&["verify", out.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&verify.stdout);
+    assert_eq!(verify.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("4 certified, 1 repaired, 1 failed"), "{stdout}");
+    assert!(
+        stdout
+            .contains("failed battles-optimal-a20-d15: exact recomputation differs: battles: column conquest, row 100"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("repaired value-iteration-h300: ") && stdout.contains(": 1 float decisions wrong"),
+        "{stdout}"
+    );
+
+    // The repair replaced the table: a second verification certifies it.
+    let again = run(&["verify", out.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&again.stdout).contains("5 certified, 0 repaired, 1 failed"));
+}
