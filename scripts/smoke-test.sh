@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end smoke test of the main job, as a user would run it: the quick
 # config in two shards through the Slurm script, then verify and report, then
-# every table read back with polars. Called by `make test`.
+# every table read back with polars and every notebook executed against the
+# output. Called by `make test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
@@ -15,3 +16,4 @@ done
 "$bin" verify "$out"
 "$bin" report "$out" >/dev/null
 python3 scripts/check_tables.py "$out"
+scripts/run-notebooks.sh "$out"

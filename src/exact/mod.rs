@@ -8,6 +8,6 @@ mod scalar;
 
 pub use dice_rational::DiceRational;
 pub use fraction::{format_pq, parse_pq, to_f64};
-pub use scalar::Scalar;
+pub use scalar::{ExactScalar, Scalar};
 
 pub use malachite::{Integer, Natural, Rational};

@@ -22,6 +22,24 @@ pub trait Scalar: Clone + PartialOrd + Debug + Send + Sync {
     }
 }
 
+/// A scalar that holds its value exactly.
+pub trait ExactScalar: Scalar {
+    /// The value in lowest terms.
+    fn to_rational(&self) -> Rational;
+}
+
+impl ExactScalar for Rational {
+    fn to_rational(&self) -> Rational {
+        self.clone()
+    }
+}
+
+impl ExactScalar for DiceRational {
+    fn to_rational(&self) -> Rational {
+        DiceRational::to_rational(self)
+    }
+}
+
 impl Scalar for f64 {
     fn from_int(n: i64) -> Self {
         n as f64

@@ -202,10 +202,12 @@ mod tests {
     fn reproduces_the_article() {
         let costs = roll_costs();
         let opt = optimum(&costs);
-        assert_eq!(opt.policy.rule(), "two dice exactly when the second attack die is at most 3");
-        assert_eq!(format!("{:.6}", to_f64(&opt.loss)), "0.499743");
+        let article = crate::published::section("risk");
+        let threshold = crate::published::text(article, "two_dice_when_second_die_at_most");
+        assert_eq!(opt.policy.rule(), format!("two dice exactly when the second attack die is at most {threshold}"));
+        assert_eq!(format!("{:.6}", to_f64(&opt.loss)), crate::published::text(article, "loss_per_army"));
         let attacker = Rational::from(1u32) - &opt.loss;
-        assert_eq!(format!("{:.6}", to_f64(&attacker)), "0.500257");
+        assert_eq!(format!("{:.6}", to_f64(&attacker)), crate::published::text(article, "attacker_loss_per_army"));
         assert_eq!(certify(&costs, opt.policy, &opt.loss), Ok(()));
     }
 

@@ -4,14 +4,9 @@
 
 use crate::artifacts::columns::Columns;
 use crate::game::Dataset;
+use crate::published;
 use arrow::record_batch::RecordBatch;
 use std::fmt::Write;
-
-/// The article's printed results (seed 004) and the standard dice counts.
-const PUBLISHED_LOSS: &str = "0.499743";
-const PUBLISHED_ATTACKER_LOSS: &str = "0.500257";
-const PUBLISHED_RULE: &str = "two dice exactly when the second attack die is 1, 2 or 3";
-const PUBLISHED_THREE_VS_TWO: [(u8, u8, u64); 3] = [(0, 2, 2890), (1, 1, 2611), (2, 0, 2275)];
 
 pub fn report(data: &dyn Dataset) -> anyhow::Result<String> {
     let mut md = String::new();
@@ -47,24 +42,26 @@ pub fn report(data: &dyn Dataset) -> anyhow::Result<String> {
 }
 
 fn long_run(md: &mut String, t: &RecordBatch) -> anyhow::Result<()> {
-    let loss = t.f64s("loss_per_army_f64")?.value(0);
-    let attacker = t.f64s("attacker_loss_per_army_f64")?.value(0);
+    let article = published::section("risk");
+    let loss = format!("{:.6}", t.f64s("loss_per_army_f64")?.value(0));
+    let attacker = format!("{:.6}", t.f64s("attacker_loss_per_army_f64")?.value(0));
     let rule = t.strs("rule")?.value(0);
+    let threshold = published::text(article, "two_dice_when_second_die_at_most");
     writeln!(md, "### Long-run defence against three dice (the article)\n")?;
+    writeln!(md, "Source: {}.\n", published::text(article, "source"))?;
     writeln!(md, "| quantity | published | ours | agrees |\n|---|---|---|---|")?;
-    let ours_loss = format!("{loss:.6}");
-    let ours_attacker = format!("{attacker:.6}");
+    for (name, key, ours) in [
+        ("defender loss per committed army", "loss_per_army", &loss),
+        ("attacker loss per defending army", "attacker_loss_per_army", &attacker),
+    ] {
+        let theirs = published::text(article, key);
+        writeln!(md, "| {name} | {theirs} | {ours} | {} |", yes(*ours == theirs))?;
+    }
     writeln!(
         md,
-        "| defender loss per committed army | {PUBLISHED_LOSS} | {ours_loss} | {} |",
-        yes(ours_loss == PUBLISHED_LOSS)
+        "| optimal rule | two dice exactly when the second attack die is at most {threshold} | {rule} | {} |",
+        yes(rule.ends_with(&format!("at most {threshold}")))
     )?;
-    writeln!(
-        md,
-        "| attacker loss per defending army | {PUBLISHED_ATTACKER_LOSS} | {ours_attacker} | {} |",
-        yes(ours_attacker == PUBLISHED_ATTACKER_LOSS)
-    )?;
-    writeln!(md, "| optimal rule | {PUBLISHED_RULE} | {rule} | {} |", yes(rule.ends_with("at most 3")))?;
     writeln!(
         md,
         "\nExact loss per army: `{}`, found by Dinkelbach's method in {} iterations and confirmed against all {} \
@@ -96,25 +93,48 @@ fn policy(md: &mut String, t: &RecordBatch) -> anyhow::Result<()> {
             margin.value(i)
         )?;
     }
+    let closest = (0..t.num_rows()).min_by(|&i, &j| margin.value(i).abs().total_cmp(&margin.value(j).abs()));
+    if let Some(i) = closest {
+        writeln!(
+            md,
+            "\nThe closest call is {}-{}: {} by a margin of exactly {}.",
+            x.value(i),
+            y.value(i),
+            if dice.value(i) == 2 { "two dice" } else { "one die" },
+            t.strs("margin")?.value(i)
+        )?;
+    }
     md.push('\n');
     Ok(())
 }
 
 fn rounds(md: &mut String, t: &RecordBatch) -> anyhow::Result<()> {
+    let published = published::section("risk")["three_vs_two"].as_table().expect("[risk.three_vs_two]");
     writeln!(md, "### One round, three attacking dice against two\n")?;
+    writeln!(md, "Published: {}.\n", published::text(published, "source"))?;
     writeln!(md, "| outcome | published | ours |\n|---|---|---|")?;
-    let (am, dk, la, ld, count) = (
-        t.u8s("attacker_dice")?,
-        t.u8s("defender_dice")?,
-        t.u8s("attacker_losses")?,
-        t.u8s("defender_losses")?,
-        t.u64s("count")?,
-    );
-    for (lost_a, lost_d, published) in PUBLISHED_THREE_VS_TWO {
-        let ours = (0..t.num_rows())
+    let (am, dk) = (t.u8s("attacker_dice")?, t.u8s("defender_dice")?);
+    let (la, ld, count) = (t.u8s("attacker_losses")?, t.u8s("defender_losses")?, t.u64s("count")?);
+    let ours = |lost_a: u8, lost_d: u8| {
+        (0..t.num_rows())
             .find(|&i| am.value(i) == 3 && dk.value(i) == 2 && la.value(i) == lost_a && ld.value(i) == lost_d)
-            .map_or("missing".to_string(), |i| format!("{}/7776", count.value(i)));
-        writeln!(md, "| attacker loses {lost_a}, defender loses {lost_d} | {published}/7776 | {ours} |")?;
+            .map(|i| count.value(i))
+    };
+    let mut expected = [0u64; 2];
+    for (lost_a, lost_d, key) in [(0, 2, "defender_loses_two"), (1, 1, "each_loses_one"), (2, 0, "attacker_loses_two")]
+    {
+        let n = ours(lost_a, lost_d).unwrap_or(0);
+        expected[0] += u64::from(lost_d) * n;
+        expected[1] += u64::from(lost_a) * n;
+        let theirs = published::text(published, key);
+        writeln!(md, "| attacker loses {lost_a}, defender loses {lost_d} | {theirs}/7776 | {n}/7776 |")?;
+    }
+    for (name, key, ours) in [
+        ("expected defender losses", "expected_defender_losses", expected[0]),
+        ("expected attacker losses", "expected_attacker_losses", expected[1]),
+    ] {
+        let theirs = published::text(published, key);
+        writeln!(md, "| {name} | {theirs} | {ours}/7776 = {:.4} |", ours as f64 / 7776.0)?;
     }
     md.push('\n');
     Ok(())

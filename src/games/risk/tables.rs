@@ -5,7 +5,7 @@ use super::dice::{Roll, round_outcomes as count_round_outcomes};
 use super::long_run::{enumerate_policies, margin, optimum, roll_costs};
 use super::value_iteration::value_iteration as iterate;
 use crate::artifacts::columns::TableBuilder;
-use crate::exact::{DiceRational, Rational, Scalar, format_pq, to_f64};
+use crate::exact::{DiceRational, ExactScalar, Rational, Scalar, format_pq, to_f64};
 use crate::game::Table;
 
 /// `round_outcomes`: every (attacker dice, defender dice) and loss outcome, counted over all throws.
@@ -131,28 +131,27 @@ pub fn value_iteration<S: Scalar>(horizon: u32) -> anyhow::Result<Vec<Table>> {
 /// `battles` (per (A, D): exact conquest probability and expected armies left)
 /// and, for the optimal defender, `battle_policy` (its dice per roll where it has a choice).
 pub fn battles(rule: DefenderRule, max_attackers: u32, max_defenders: u32) -> anyhow::Result<Vec<Table>> {
-    let solved = Battles::<DiceRational>::solve(max_attackers, max_defenders, rule);
     battle_tables(
         rule,
         max_attackers,
         max_defenders,
-        |a, d| {
-            let o = solved.outcome(a, d);
-            [o.conquest.to_rational(), o.attackers_left.to_rational(), o.defenders_left.to_rational()]
-        },
-        |a, d| solved.decisions(a, d).map(<[_]>::to_vec),
+        &Battles::<DiceRational>::solve(max_attackers, max_defenders, rule),
     )
 }
 
-/// Builds the battle tables from exact outcomes (shared with verification,
-/// which recomputes them with plain rationals).
-pub fn battle_tables(
+/// Builds the battle tables from a solved grid (the run solves in Z[1/6],
+/// verification with plain rationals).
+pub fn battle_tables<S: ExactScalar>(
     rule: DefenderRule,
     max_attackers: u32,
     max_defenders: u32,
-    outcome: impl Fn(u32, u32) -> [Rational; 3],
-    decisions: impl Fn(u32, u32) -> Option<Vec<super::battle::Decision>>,
+    solved: &Battles<S>,
 ) -> anyhow::Result<Vec<Table>> {
+    let outcome = |a, d| {
+        let o = solved.outcome(a, d);
+        [o.conquest.to_rational(), o.attackers_left.to_rational(), o.defenders_left.to_rational()]
+    };
+    let decisions = |a, d| solved.decisions(a, d).map(<[_]>::to_vec);
     let states: Vec<(u32, u32)> = (2..=max_attackers).flat_map(|a| (1..=max_defenders).map(move |d| (a, d))).collect();
     let values: Vec<[Rational; 3]> = states.iter().map(|&(a, d)| outcome(a, d)).collect();
     let column = |i: usize| values.iter().map(move |v| &v[i]);

@@ -145,16 +145,7 @@ pub fn battles(
     max_defenders: u32,
 ) -> anyhow::Result<Verdict> {
     let solved = Battles::<Rational>::solve(max_attackers, max_defenders, rule);
-    let expected = tables::battle_tables(
-        rule,
-        max_attackers,
-        max_defenders,
-        |a, d| {
-            let o = solved.outcome(a, d);
-            [o.conquest.clone(), o.attackers_left.clone(), o.defenders_left.clone()]
-        },
-        |a, d| solved.decisions(a, d).map(<[_]>::to_vec),
-    )?;
+    let expected = tables::battle_tables(rule, max_attackers, max_defenders, &solved)?;
     Ok(match compare(task, &expected)? {
         None => Verdict::certified(format!(
             "{} battles recomputed in exact rationals: identical",
