@@ -16,4 +16,5 @@ done
 "$bin" verify "$out"
 "$bin" report "$out" >/dev/null
 python3 scripts/check_tables.py "$out"
+python3 scripts/verify_hl.py "$out" 100
 scripts/run-notebooks.sh "$out"

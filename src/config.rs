@@ -100,6 +100,26 @@ impl Section<'_> {
             .section_value::<T>(self.name)?
             .ok_or_else(|| UserError::new(format!("{}: missing section [{}]", self.file.path.display(), self.name)))
     }
+
+    /// An error about the value at `keys` inside this section (checks that
+    /// need several fields at once), located at that key in the file.
+    pub fn invalid(&self, keys: &[&str], message: &str) -> UserError {
+        let path: Vec<&str> = std::iter::once(self.name).chain(keys.iter().copied()).collect();
+        let offset = toml::de::DeTable::parse(&self.file.text).ok().and_then(|root| {
+            let mut table = root.get_ref();
+            let mut found = None;
+            for key in &path {
+                let (k, v) = table.get_key_value(*key)?;
+                found = Some(k.span().start);
+                match v.get_ref() {
+                    toml::de::DeValue::Table(inner) => table = inner,
+                    _ => break,
+                }
+            }
+            found
+        });
+        self.file.error_at(offset.unwrap_or(0), &path.join("."), message)
+    }
 }
 
 /// 1-based line and column of a byte offset.
@@ -181,6 +201,16 @@ mod tests {
         let f = file("[demo]\nhorizon = \"ten\"\n").unwrap();
         let e = f.section("demo").unwrap().parse::<Demo>().unwrap_err().to_string();
         assert!(e.starts_with("demo.toml:2:11: demo.horizon: invalid type: string"), "{e}");
+    }
+
+    #[test]
+    fn locates_errors_found_after_parsing() {
+        let f = file("[demo]\nhorizon = 5\n\n[demo.inner]\nlimit = 3\n").unwrap();
+        let section = f.section("demo").unwrap();
+        let e = section.invalid(&["inner", "limit"], "is below the horizon").to_string();
+        assert_eq!(e, "demo.toml:5:1: demo.inner.limit: is below the horizon");
+        let e = section.invalid(&["horizon"], "too big").to_string();
+        assert_eq!(e, "demo.toml:2:1: demo.horizon: too big");
     }
 
     #[test]

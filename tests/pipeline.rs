@@ -2,7 +2,7 @@
 //! SIGKILL, sharding, and the verification stage catching wrong results.
 
 mod common;
-use arrow::array::{ArrayRef, StringArray, UInt8Array};
+use arrow::array::{Array, ArrayRef, StringArray, UInt8Array};
 use common::*;
 use std::path::Path;
 use std::sync::Arc;
@@ -73,6 +73,53 @@ fn run_verify_report() {
     let run3 = run(&["run", config.to_str().unwrap(), "--out", out.to_str().unwrap(), "--force", "--jobs", "1"]);
     assert!(stderr(&run3).contains("ran 6 tasks, skipped 0"), "{}", stderr(&run3));
     assert_eq!(parts(&out), before);
+}
+
+#[test]
+fn higher_lower_sweep_is_certified_and_tampering_is_caught() {
+    let tmp = TempDir::new("hl");
+    let config = tmp.config(
+        "hl.toml",
+        "[higher_lower]\nn = { from = 1, to = 40 }\nmethods = [\"auto\", \"dresher\"]\nchunk = 20\n",
+    );
+    let out = tmp.join("out");
+    let run1 = run(&["run", config.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(run1.status.success(), "{}", stderr(&run1));
+    assert_eq!(markers(&out, "higher_lower"), ["auto-n1-20", "auto-n21-40", "dresher-n1-20", "dresher-n21-40"]);
+    let verify = run(&["verify", out.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&verify.stdout);
+    assert!(stdout.contains("higher_lower: 4 tasks: 4 certified, 0 repaired, 0 failed"), "{stdout}");
+
+    // Both methods find the same exact values.
+    let values = &parts(&out.join("higher_lower/values"));
+    let column = |part: &str| {
+        let batch = &values[part];
+        let v = batch.column_by_name("value").unwrap().as_any().downcast_ref::<StringArray>().unwrap().clone();
+        (0..v.len()).map(|i| v.value(i).to_string()).collect::<Vec<_>>()
+    };
+    assert_eq!(column("part-auto-n21-40.parquet"), column("part-dresher-n21-40.parquet"));
+
+    // Move a little of Alice's probability from key 1 to key 2 at N = 30.
+    let alice = out.join("higher_lower/alice/part-auto-n21-40.parquet");
+    rewrite_column(&alice, "prob", |column| {
+        let probs = column.as_any().downcast_ref::<StringArray>().unwrap();
+        let ns = parts(&out.join("higher_lower/alice"))["part-auto-n21-40.parquet"].clone();
+        let ns = ns.column_by_name("n").unwrap().as_any().downcast_ref::<arrow::array::UInt32Array>().unwrap().clone();
+        let first = (0..ns.len()).find(|&i| ns.value(i) == 30).unwrap();
+        let mut values: Vec<String> = probs.iter().map(|v| v.unwrap().to_string()).collect();
+        let shift = |s: &str, by: i64| {
+            let (p, q) = s.split_once('/').unwrap();
+            let (p, q): (i128, i128) = (p.parse().unwrap(), q.parse().unwrap());
+            format!("{}/{}", p * 1000 + by as i128 * q, q * 1000)
+        };
+        values[first] = shift(&values[first], -1);
+        values[first + 1] = shift(&values[first + 1], 1);
+        Arc::new(StringArray::from(values))
+    });
+    let verify = run(&["verify", out.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&verify.stdout);
+    assert_eq!(verify.status.code(), Some(1));
+    assert!(stdout.contains("failed auto-n21-40: 1 failed: N = 30: the best tree against alpha costs"), "{stdout}");
 }
 
 /// Many medium tasks, so that a kill lands in the middle of the sweep.

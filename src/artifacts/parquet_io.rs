@@ -1,12 +1,15 @@
 //! Parquet encoding of record batches (arrow-rs), one batch per file.
 
 use anyhow::Context;
+use arrow::array::ArrayRef;
+use arrow::datatypes::{DataType, Field, Schema};
 use arrow::record_batch::RecordBatch;
 use parquet::arrow::ArrowWriter;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
 use std::path::Path;
+use std::sync::Arc;
 
 pub fn write_batch(file: &mut std::fs::File, batch: &RecordBatch) -> anyhow::Result<()> {
     let props = WriterProperties::builder().set_compression(Compression::SNAPPY).build();
@@ -23,5 +26,35 @@ pub fn read_batch(path: &Path) -> anyhow::Result<RecordBatch> {
         .build()?;
     let schema = arrow::record_batch::RecordBatchReader::schema(&reader);
     let batches = reader.collect::<Result<Vec<_>, _>>().with_context(|| format!("decoding {}", path.display()))?;
-    Ok(arrow::compute::concat_batches(&schema, &batches)?)
+    let batch = arrow::compute::concat_batches(&schema, &batches)?;
+    canonical(batch).with_context(|| format!("normalising {}", path.display()))
+}
+
+/// Casts the string and list encodings other writers use (polars writes
+/// `LargeUtf8` and `LargeList`) to the ones gamesweep writes, so a part
+/// rewritten in a notebook still reads back.
+fn canonical(batch: RecordBatch) -> anyhow::Result<RecordBatch> {
+    let target = |t: &DataType| match t {
+        DataType::LargeUtf8 | DataType::Utf8View => Some(DataType::Utf8),
+        DataType::LargeList(item) | DataType::ListView(item) => Some(DataType::List(item.clone())),
+        _ => None,
+    };
+    if batch.schema().fields().iter().all(|f| target(f.data_type()).is_none()) {
+        return Ok(batch);
+    }
+    let mut fields = Vec::new();
+    let mut columns: Vec<ArrayRef> = Vec::new();
+    for (field, column) in batch.schema().fields().iter().zip(batch.columns()) {
+        match target(field.data_type()) {
+            Some(t) => {
+                columns.push(arrow::compute::cast(column, &t)?);
+                fields.push(Field::new(field.name(), t, field.is_nullable()));
+            }
+            None => {
+                columns.push(column.clone());
+                fields.push(field.as_ref().clone());
+            }
+        }
+    }
+    Ok(RecordBatch::try_new(Arc::new(Schema::new(fields)), columns)?)
 }

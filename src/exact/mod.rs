@@ -1,12 +1,15 @@
 //! Exact arithmetic shared by the games: the "p/q" text form stored in the
-//! tables, a fast ring for dice probabilities, and a scalar trait that lets one
-//! algorithm run in f64 (sweeps) and in exact arithmetic (verification).
+//! tables, a fast ring for dice probabilities, a scalar trait that lets one
+//! algorithm run in f64 (sweeps) and in exact arithmetic (verification), and
+//! exact solutions of integer linear systems by p-adic lifting.
 
 mod dice_rational;
+mod dixon;
 mod fraction;
 mod scalar;
 
 pub use dice_rational::DiceRational;
+pub use dixon::{DixonError, DixonSolver, ExactSolution};
 pub use fraction::{format_pq, parse_pq, to_f64};
 pub use scalar::{ExactScalar, Scalar};
 

@@ -1,10 +1,11 @@
 //! The registry of games: the only place that lists them.
 
+pub mod higher_lower;
 pub mod risk;
 
 use crate::game::Game;
 
 /// Every game, in the order their tasks are planned.
 pub fn all() -> Vec<Box<dyn Game>> {
-    vec![Box::new(risk::Risk)]
+    vec![Box::new(higher_lower::HigherLower), Box::new(risk::Risk)]
 }

@@ -1,0 +1,809 @@
+//! Exact solutions of square integer systems `B x = b` by Dixon's p-adic lifting.
+//!
+//! The solution of an integer system has numerators and denominators as large as `det(B)`, which for
+//! the bases met here runs to hundreds or thousands of digits. Rational Gaussian elimination pays for those digits
+//! in every one of its `m^3` operations. Dixon's method instead factors `B` once modulo a word-size
+//! prime `p` and then, one word-size step at a time, lifts the solution to `B x ≡ b (mod p^k)`: each
+//! step is an `O(m^2)` triangular solve modulo `p` plus an exact update of a residual that stays
+//! word-sized. Big integers only appear at the end, when the p-adic approximation is turned into
+//! fractions by rational reconstruction and the result is checked exactly. The number of steps is
+//! output-sensitive: it grows until the reconstruction verifies, with a hard cap from Hadamard's bound.
+
+use malachite::base::num::arithmetic::traits::{AddMulAssign, FloorSqrt, Pow, Sign};
+use malachite::base::num::basic::traits::{One, Zero};
+use malachite::{Integer, Natural, Rational};
+use std::cmp::Ordering;
+
+/// Primes just below `2^62`, tried in turn until `B` is nonsingular modulo one of them.
+///
+/// Below `2^62` keeps Montgomery reduction free of overflow (`4 p^2 < p 2^64`) and the residual of the
+/// lifting inside `i128`. Being above `2^61`, each lifting step gains more than 61 bits.
+const PRIMES: [u64; 3] = [(1 << 62) - 57, (1 << 62) - 87, (1 << 62) - 117];
+
+/// Lower bound on `log2 p` for every prime in [`PRIMES`].
+const MIN_PRIME_BITS: f64 = 61.0;
+
+/// Precision of the first reconstruction attempt: enough for numerators and denominators of 64 bits.
+const INITIAL_BITS: f64 = 128.0;
+
+/// After a failed attempt the number of lifting steps grows by a quarter (and at least one), so the
+/// lifting overshoots what the solution needs by at most 25%. Doubling would waste up to half the
+/// steps; the extra attempts are cheap because a premature one folds and reconstructs only the first
+/// few components before it fails.
+const STEP_GROWTH_DIVISOR: usize = 4;
+
+/// Why a matrix cannot be handed to [`DixonSolver`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DixonError {
+    /// `B` is singular over the rationals. Reported when `B` is singular modulo each of the three fixed
+    /// 62-bit primes in `PRIMES`; a nonsingular `B` would have to have a determinant divisible by their
+    /// product (about `2^186`), which does not happen unless a matrix is built for it.
+    Singular,
+    /// The rows do not all have as many entries as there are rows.
+    NotSquare,
+    /// `m * max|B_ij|` exceeds `2^64`, so the lifting residual would not fit in `i128`.
+    EntriesTooLarge,
+}
+
+impl std::fmt::Display for DixonError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            DixonError::Singular => "matrix is singular",
+            DixonError::NotSquare => "matrix is not square",
+            DixonError::EntriesTooLarge => "matrix entries are too large for the lifting residual",
+        })
+    }
+}
+
+impl std::error::Error for DixonError {}
+
+/// An exact solution: `x_i = numerators[i] / denominator`, with `denominator > 0` and
+/// `gcd(all numerators, denominator) = 1` (the smallest common denominator).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExactSolution {
+    pub numerators: Vec<Integer>,
+    pub denominator: Natural,
+}
+
+impl ExactSolution {
+    /// The `i`-th component as a reduced rational.
+    pub fn component(&self, i: usize) -> Rational {
+        Rational::from_integers(self.numerators[i].clone(), Integer::from(self.denominator.clone()))
+    }
+}
+
+/// Arithmetic modulo an odd prime `p < 2^62` in Montgomery form with `R = 2^64`.
+///
+/// Factors are stored in Montgomery form (`aR mod p`) and vectors as plain residues, so that one
+/// reduction of a product `aR * v` yields the plain product `a v` with no conversions while solving.
+#[derive(Debug, Clone, Copy)]
+struct Field {
+    p: u64,
+    /// `-p^{-1} mod 2^64`.
+    neg_inv: u64,
+    /// `R^2 mod p`, to move plain residues into Montgomery form.
+    r2: u64,
+}
+
+impl Field {
+    fn new(p: u64) -> Self {
+        debug_assert!(p % 2 == 1 && p < 1 << 62);
+        // Newton's iteration doubles the correct low bits of p^{-1} mod 2^64, starting from 3 bits.
+        let mut inv = p;
+        for _ in 0..5 {
+            inv = inv.wrapping_mul(2u64.wrapping_sub(p.wrapping_mul(inv)));
+        }
+        let r1 = ((1u128 << 64) % u128::from(p)) as u64;
+        let r2 = ((u128::from(r1) * u128::from(r1)) % u128::from(p)) as u64;
+        Field { p, neg_inv: inv.wrapping_neg(), r2 }
+    }
+
+    /// `t R^{-1} mod p` for `t < p 2^64`.
+    #[inline(always)]
+    fn redc(self, t: u128) -> u64 {
+        let q = (t as u64).wrapping_mul(self.neg_inv);
+        // t + q p < p 2^64 + 2^64 p < 2^127, and the sum is divisible by 2^64.
+        let u = ((t + u128::from(q) * u128::from(self.p)) >> 64) as u64;
+        self.reduce_once(u)
+    }
+
+    #[inline(always)]
+    fn mul(self, a: u64, b: u64) -> u64 {
+        self.redc(u128::from(a) * u128::from(b))
+    }
+
+    /// `u mod p` for `u < 2p`. Residues are random, so this is written to compile without a branch.
+    #[inline(always)]
+    fn reduce_once(self, u: u64) -> u64 {
+        u.min(u.wrapping_sub(self.p))
+    }
+
+    #[inline(always)]
+    fn add(self, a: u64, b: u64) -> u64 {
+        self.reduce_once(a + b)
+    }
+
+    #[inline(always)]
+    fn sub(self, a: u64, b: u64) -> u64 {
+        self.reduce_once(a.wrapping_sub(b).wrapping_add(self.p))
+    }
+
+    fn to_montgomery(self, a: u64) -> u64 {
+        self.mul(a, self.r2)
+    }
+
+    /// Plain residue of an integer.
+    fn reduce(self, a: i128) -> u64 {
+        a.rem_euclid(i128::from(self.p)) as u64
+    }
+
+    /// Montgomery form of `a^{-1}` from the Montgomery form of a nonzero `a`.
+    fn inverse(self, a_mont: u64) -> u64 {
+        let a = self.redc(u128::from(a_mont));
+        let (mut r0, mut r1) = (i128::from(self.p), i128::from(a));
+        let (mut s0, mut s1) = (0i128, 1i128);
+        while r1 != 0 {
+            let q = r0 / r1;
+            (r0, r1) = (r1, r0 - q * r1);
+            (s0, s1) = (s1, s0 - q * s1);
+        }
+        debug_assert_eq!(r0, 1, "inverse of a non-unit");
+        self.to_montgomery(self.reduce(s0))
+    }
+
+    /// `sum a[i] b[i] R^{-1} mod p`: the plain residue of the dot product when `a` is in Montgomery
+    /// form and `b` plain, its Montgomery form when both are. Four products stay below `p 2^64`
+    /// (`4 p < 2^64`), so they are summed in `u128` and reduced once.
+    #[inline]
+    fn dot(self, a: &[u64], b: &[u64]) -> u64 {
+        let mut total = 0u64;
+        let mut a = a.chunks_exact(4);
+        let mut b = b.chunks_exact(4);
+        for (x, y) in (&mut a).zip(&mut b) {
+            let t = u128::from(x[0]) * u128::from(y[0])
+                + u128::from(x[1]) * u128::from(y[1])
+                + u128::from(x[2]) * u128::from(y[2])
+                + u128::from(x[3]) * u128::from(y[3]);
+            total = self.add(total, self.redc(t));
+        }
+        let t: u128 = a.remainder().iter().zip(b.remainder()).map(|(&x, &y)| u128::from(x) * u128::from(y)).sum();
+        self.add(total, self.redc(t))
+    }
+}
+
+/// `P B = L U` modulo a prime, with `L` unit lower triangular.
+struct Factorization {
+    field: Field,
+    /// `L` below and `U` on and above the diagonal, row-major, Montgomery form.
+    lu: Vec<u64>,
+    /// The transpose of `lu`, so that solves with `U^T` and `L^T` also run along rows.
+    lu_t: Vec<u64>,
+    /// Montgomery form of `1 / U_ii`.
+    diag_inv: Vec<u64>,
+    /// Row `i` of `P B` is row `perm[i]` of `B`.
+    perm: Vec<usize>,
+}
+
+impl Factorization {
+    /// Crout's left-looking elimination modulo `p` with row pivoting; `None` if `B` is singular
+    /// modulo `p`.
+    ///
+    /// Every entry of `L` and `U` is one dot product, so products are summed in `u128` and reduced
+    /// once per four terms instead of once per update as in right-looking elimination.
+    fn new(matrix: &[i64], m: usize, p: u64) -> Option<Self> {
+        let field = Field::new(p);
+        // Row i holds L[i][..k] left of column k once column k is reached, and B's entries after it.
+        let mut a: Vec<u64> = matrix.iter().map(|&x| field.to_montgomery(field.reduce(i128::from(x)))).collect();
+        // Row k holds column k of U, from U[0][k] to U[k][k]: the layout of the transposed factor.
+        let mut lu_t = vec![0u64; m * m];
+        let mut perm: Vec<usize> = (0..m).collect();
+        let mut diag_inv = Vec::with_capacity(m);
+        let mut column = vec![0u64; m];
+        for k in 0..m {
+            let u = &mut lu_t[k * m..(k + 1) * m];
+            for i in 0..k {
+                u[i] = field.sub(a[i * m + k], field.dot(&a[i * m..i * m + i], &u[..i]));
+            }
+            for i in k..m {
+                column[i] = field.sub(a[i * m + k], field.dot(&a[i * m..i * m + k], &u[..k]));
+            }
+            let pivot = (k..m).find(|&i| column[i] != 0)?;
+            if pivot != k {
+                let (upper, lower) = a.split_at_mut(pivot * m);
+                upper[k * m..(k + 1) * m].swap_with_slice(&mut lower[..m]);
+                perm.swap(k, pivot);
+                column.swap(k, pivot);
+            }
+            u[k] = column[k];
+            let inv = field.inverse(column[k]);
+            diag_inv.push(inv);
+            for i in k + 1..m {
+                a[i * m + k] = field.mul(column[i], inv);
+            }
+        }
+        // Put U above the diagonal of `a` and L below the diagonal of `lu_t`.
+        for k in 0..m {
+            for i in 0..k {
+                a[i * m + k] = lu_t[k * m + i];
+                lu_t[i * m + k] = a[k * m + i];
+            }
+            a[k * m + k] = lu_t[k * m + k];
+        }
+        Some(Factorization { field, lu: a, lu_t, diag_inv, perm })
+    }
+
+    /// Overwrites `v` with the solution of `T v' = v` for the triangle of `factor` below (`lower`) or
+    /// above the diagonal, dividing by `U_ii` when `scale` is set and taking a unit diagonal otherwise.
+    fn substitute(&self, factor: &[u64], lower: bool, scale: bool, v: &mut [u64]) {
+        let m = v.len();
+        let field = self.field;
+        let step = |i: usize, v: &mut [u64]| {
+            let row = &factor[i * m..(i + 1) * m];
+            let s = if lower { field.dot(&row[..i], &v[..i]) } else { field.dot(&row[i + 1..], &v[i + 1..]) };
+            let t = field.sub(v[i], s);
+            v[i] = if scale { field.mul(self.diag_inv[i], t) } else { t };
+        };
+        if lower {
+            (0..m).for_each(|i| step(i, v));
+        } else {
+            (0..m).rev().for_each(|i| step(i, v));
+        }
+    }
+
+    /// Solves `B x ≡ c` (or `B^T x ≡ c`) modulo `p` for plain residues `c`.
+    fn solve(&self, side: Side, c: &[u64]) -> Vec<u64> {
+        match side {
+            Side::Normal => {
+                // L U x = P c.
+                let mut v: Vec<u64> = self.perm.iter().map(|&i| c[i]).collect();
+                self.substitute(&self.lu, true, false, &mut v);
+                self.substitute(&self.lu, false, true, &mut v);
+                v
+            }
+            Side::Transposed => {
+                // B^T = U^T L^T P: solve U^T z = c, then L^T w = z, and x = P^T w.
+                let mut v = c.to_vec();
+                self.substitute(&self.lu_t, true, true, &mut v);
+                self.substitute(&self.lu_t, false, false, &mut v);
+                let mut x = vec![0; c.len()];
+                for (&i, &w) in self.perm.iter().zip(&v) {
+                    x[i] = w;
+                }
+                x
+            }
+        }
+    }
+}
+
+fn transpose<T: Copy>(a: &[T], m: usize) -> Vec<T> {
+    (0..m * m).map(|k| a[(k % m) * m + k / m]).collect()
+}
+
+/// Which of `B x = b` and `B^T x = b` is being solved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Normal,
+    Transposed,
+}
+
+/// A square integer matrix factored modulo a prime, ready to solve `B x = b` and `B^T y = c` exactly.
+///
+/// [`DixonSolver::new`] costs `O(m^3)` word operations; each solve costs `O(m^2)` per lifting step,
+/// with about `2 log_p |det B|` steps, plus the big-integer reconstruction and exact check.
+pub struct DixonSolver {
+    m: usize,
+    /// `B`, row-major.
+    rows: Vec<i64>,
+    /// `B^T`, row-major, so both residual updates run along rows.
+    cols: Vec<i64>,
+    /// Squared Euclidean norms of the rows and of the columns of `B`, for Hadamard's bound.
+    row_norms2: Vec<f64>,
+    col_norms2: Vec<f64>,
+    factorization: Factorization,
+}
+
+/// What one solve did, for tests and measurements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct SolveStats {
+    lifting_steps: usize,
+    attempts: usize,
+}
+
+impl DixonSolver {
+    /// Factors `matrix` (row-major, `m` rows of `m` entries) modulo a suitable prime.
+    ///
+    /// Needs `m * max|B_ij| <= 2^64`, which keeps every residual of the lifting inside `i128`.
+    pub fn new(matrix: &[Vec<i64>]) -> Result<Self, DixonError> {
+        let m = matrix.len();
+        if matrix.iter().any(|row| row.len() != m) {
+            return Err(DixonError::NotSquare);
+        }
+        let max_entry = matrix.iter().flatten().map(|x| u128::from(x.unsigned_abs())).max().unwrap_or(0);
+        if max_entry * m as u128 > 1 << 64 {
+            return Err(DixonError::EntriesTooLarge);
+        }
+        let rows: Vec<i64> = matrix.iter().flatten().copied().collect();
+        let cols = transpose(&rows, m);
+        let norms2 = |a: &[i64]| -> Vec<f64> {
+            a.chunks(m.max(1)).map(|r| r.iter().map(|&x| (x as f64) * (x as f64)).sum()).collect()
+        };
+        let (row_norms2, col_norms2) = (norms2(&rows), norms2(&cols));
+        let factorization = PRIMES.iter().find_map(|&p| Factorization::new(&rows, m, p)).ok_or(DixonError::Singular)?;
+        Ok(DixonSolver { m, rows, cols, row_norms2, col_norms2, factorization })
+    }
+
+    /// Solves `B x = rhs` exactly.
+    ///
+    /// # Panics
+    /// If `rhs` does not have one entry per row of `B`.
+    pub fn solve(&self, rhs: &[i64]) -> ExactSolution {
+        self.solve_side(Side::Normal, rhs).0
+    }
+
+    /// Solves `B^T y = rhs` exactly, with the same factorization.
+    ///
+    /// # Panics
+    /// If `rhs` does not have one entry per column of `B`.
+    pub fn solve_transposed(&self, rhs: &[i64]) -> ExactSolution {
+        self.solve_side(Side::Transposed, rhs).0
+    }
+
+    /// The operator of `side` as rows, with their squared norms.
+    fn operator(&self, side: Side) -> (&[i64], &[f64]) {
+        match side {
+            Side::Normal => (&self.rows, &self.row_norms2),
+            Side::Transposed => (&self.cols, &self.col_norms2),
+        }
+    }
+
+    /// Lifting steps after which reconstruction cannot fail.
+    ///
+    /// By Cramer's rule and Hadamard's inequality every solution component is `c_j / det(A)` with
+    /// `|c_j|, |det(A)| <= H = prod_i sqrt(|a_i|^2 + b_i^2)` over the rows `a_i` of the operator `A`.
+    /// With a common denominator `d | det(A)` found so far, `d x_j = n / e` has `|n| <= H` and
+    /// `d e <= H`, so once `p^k >= 2 (H + 1)^2 + 1` the balanced bound `floor(sqrt((p^k - 1) / 2))`
+    /// admits every true numerator and denominator and makes them unique. A few spare bits absorb the
+    /// rounding of the floating-point logarithms.
+    fn step_cap(&self, side: Side, rhs: &[i64]) -> usize {
+        let (_, norms2) = self.operator(side);
+        let log2_h: f64 = norms2.iter().zip(rhs).map(|(&n, &b)| 0.5 * (n + (b as f64) * (b as f64)).log2()).sum();
+        ((2.0 * log2_h + 8.0) / MIN_PRIME_BITS).ceil() as usize
+    }
+
+    fn solve_side(&self, side: Side, rhs: &[i64]) -> (ExactSolution, SolveStats) {
+        let m = self.m;
+        assert_eq!(rhs.len(), m, "right-hand side has {} entries for a {m}x{m} matrix", rhs.len());
+        if m == 0 {
+            let empty = ExactSolution { numerators: Vec::new(), denominator: Natural::ONE };
+            return (empty, SolveStats { lifting_steps: 0, attempts: 0 });
+        }
+        let (operator, _) = self.operator(side);
+        let field = self.factorization.field;
+        let p = i128::from(field.p);
+        let cap = self.step_cap(side, rhs);
+
+        // With K = max(|b|, m max|B_ij|) <= 2^64 and digits below p, |r| <= K holds after every step
+        // (|r - A x| <= K + m max|B_ij| (p - 1) <= K p), and K p < 2^127 fits in i128. The residual is
+        // exactly divisible by p because the digits x solve A x ≡ r (mod p).
+        let mut residual: Vec<i128> = rhs.iter().map(|&b| i128::from(b)).collect();
+        let mut approximation = PAdic::new(field.p, m);
+        let mut target = ((INITIAL_BITS / MIN_PRIME_BITS).ceil() as usize).clamp(1, cap);
+        let mut attempts = 0;
+        loop {
+            while approximation.steps() < target {
+                let c: Vec<u64> = residual.iter().map(|&r| field.reduce(r)).collect();
+                let x = self.factorization.solve(side, &c);
+                for (r, a) in residual.iter_mut().zip(operator.chunks_exact(m)) {
+                    // Digits are below 2^62, so they are also valid i64.
+                    let ax: i128 = a.iter().zip(&x).map(|(&a, &x)| i128::from(a) * i128::from(x as i64)).sum();
+                    let t = *r - ax;
+                    debug_assert_eq!(t % p, 0, "lifting residual not divisible by p");
+                    *r = t / p;
+                }
+                approximation.push(&x);
+            }
+            attempts += 1;
+            if let Some(solution) = self.reconstruct(operator, &mut approximation, rhs) {
+                return (solution, SolveStats { lifting_steps: target, attempts });
+            }
+            assert!(target < cap, "Dixon lifting reached Hadamard's bound ({cap} steps) without a verified solution");
+            target = (target + (target / STEP_GROWTH_DIVISOR).max(1)).min(cap);
+        }
+    }
+
+    /// Vector rational reconstruction of the p-adic approximation, verified exactly; `None` if it
+    /// fails.
+    ///
+    /// Components are reconstructed in turn after multiplying by the common denominator found so
+    /// far, so after the first few they are integers that the reconstruction returns at once. The
+    /// common denominator must stay within the balanced bound, so the denominator budget left for later
+    /// components shrinks; an attempt made with too few digits therefore usually fails within the first
+    /// two or three components, having folded only those.
+    fn reconstruct(&self, operator: &[i64], approximation: &mut PAdic, rhs: &[i64]) -> Option<ExactSolution> {
+        let modulus = approximation.modulus().clone();
+        let bound = ((&modulus - Natural::ONE) >> 1u32).floor_sqrt();
+        let mut denominator = Natural::ONE;
+        let mut budget = bound.clone();
+        // (sign, numerator, new denominator factor) of denominator-so-far times each component.
+        let mut parts = Vec::with_capacity(self.m);
+        for j in 0..self.m {
+            let a = approximation.component(j);
+            let scaled = if denominator == 1u32 { a.clone() } else { &denominator * a % &modulus };
+            let q = Rational::reconstruct_with_bounds_ref(&scaled, &modulus, &bound, &budget)?;
+            let negative = q.sign() == Ordering::Less;
+            let (numerator, factor) = q.into_numerator_and_denominator();
+            if factor != 1u32 {
+                denominator *= &factor;
+                budget = &bound / &denominator;
+            }
+            parts.push((negative, numerator, factor));
+        }
+        // Bring every numerator to the final common denominator: multiply by the factors found later.
+        let mut later = Natural::ONE;
+        let mut numerators: Vec<Integer> = parts
+            .into_iter()
+            .rev()
+            .map(|(negative, numerator, factor)| {
+                let n = Integer::from_sign_and_abs(!negative, numerator * &later);
+                if factor != 1u32 {
+                    later *= factor;
+                }
+                n
+            })
+            .collect();
+        numerators.reverse();
+        let solution = ExactSolution { numerators, denominator };
+        self.verify(operator, &solution, rhs).then_some(solution)
+    }
+
+    /// Whether `A * numerators == denominator * rhs` exactly.
+    fn verify(&self, operator: &[i64], solution: &ExactSolution, rhs: &[i64]) -> bool {
+        let denominator = Integer::from(&solution.denominator);
+        operator.chunks_exact(self.m).zip(rhs).all(|(row, &b)| {
+            let mut sum = Integer::ZERO;
+            for (&a, n) in row.iter().zip(&solution.numerators) {
+                if a != 0 {
+                    sum.add_mul_assign(n, Integer::from(a));
+                }
+            }
+            sum == &denominator * Integer::from(b)
+        })
+    }
+}
+
+/// The p-adic digits of a lifting and, per component, `sum_s x_s p^s` as a big integer.
+///
+/// Components are folded into big integers only when reconstruction asks for them, so a failed
+/// attempt that looks at a few components costs little, and the digits of each component are
+/// folded in large blocks by a product tree (neighbours combined with `p`, then `p^2`, `p^4`, ...),
+/// which keeps the big-number work near-linear in the number of digits.
+struct PAdic {
+    m: usize,
+    /// The digits, one block of `m` per step.
+    digits: Vec<u64>,
+    /// `sum_{s < folded[j]} x_s[j] p^s`.
+    values: Vec<Natural>,
+    folded: Vec<usize>,
+    /// `p^(2^l)` for the levels of the product tree.
+    tree_powers: Vec<Natural>,
+    /// `(s, p^s)` for every step count at which components were folded, increasing.
+    moduli: Vec<(usize, Natural)>,
+}
+
+impl PAdic {
+    fn new(p: u64, m: usize) -> Self {
+        PAdic {
+            m,
+            digits: Vec::new(),
+            values: vec![Natural::ZERO; m],
+            folded: vec![0; m],
+            tree_powers: vec![Natural::from(p)],
+            moduli: vec![(0, Natural::ONE)],
+        }
+    }
+
+    fn steps(&self) -> usize {
+        self.digits.len() / self.m
+    }
+
+    fn push(&mut self, x: &[u64]) {
+        self.digits.extend_from_slice(x);
+    }
+
+    /// `p^steps`.
+    fn modulus(&mut self) -> &Natural {
+        let steps = self.steps();
+        let (last_steps, last) = self.moduli.last().expect("moduli start with p^0");
+        if *last_steps < steps {
+            let next = last * (&self.tree_powers[0]).pow((steps - last_steps) as u64);
+            self.moduli.push((steps, next));
+        }
+        &self.moduli.last().expect("moduli start with p^0").1
+    }
+
+    /// `sum_{s < steps} x_s[j] p^s`.
+    fn component(&mut self, j: usize) -> &Natural {
+        let (from, to) = (self.folded[j], self.steps());
+        if from < to {
+            self.modulus();
+            while 1 << self.tree_powers.len() < to - from {
+                let next = self.tree_powers.last().expect("tree powers start with p").pow(2);
+                self.tree_powers.push(next);
+            }
+            let mut level: Vec<Natural> = (from..to).map(|s| Natural::from(self.digits[s * self.m + j])).collect();
+            for power in &self.tree_powers {
+                if level.len() == 1 {
+                    break;
+                }
+                let mut next = Vec::with_capacity(level.len().div_ceil(2));
+                let mut it = level.into_iter();
+                while let Some(low) = it.next() {
+                    next.push(match it.next() {
+                        Some(high) => low + high * power,
+                        None => low,
+                    });
+                }
+                level = next;
+            }
+            let block = level.pop().expect("at least one digit");
+            let shift = &self.moduli.iter().find(|(s, _)| *s == from).expect("folded at a recorded step count").1;
+            self.values[j] += block * shift;
+            self.folded[j] = to;
+        }
+        &self.values[j]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use malachite::base::num::arithmetic::traits::Gcd;
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    fn random_matrix(rng: &mut ChaCha8Rng, m: usize, lo: i64, hi: i64) -> Vec<Vec<i64>> {
+        (0..m).map(|_| (0..m).map(|_| rng.random_range(lo..hi)).collect()).collect()
+    }
+
+    fn random_vector(rng: &mut ChaCha8Rng, m: usize, lo: i64, hi: i64) -> Vec<i64> {
+        (0..m).map(|_| rng.random_range(lo..hi)).collect()
+    }
+
+    fn transposed(matrix: &[Vec<i64>]) -> Vec<Vec<i64>> {
+        (0..matrix.len()).map(|j| matrix.iter().map(|row| row[j]).collect()).collect()
+    }
+
+    /// Rational Gaussian elimination: the slow, obviously correct reference. `None` if singular.
+    fn reference_solve(matrix: &[Vec<i64>], rhs: &[i64]) -> Option<Vec<Rational>> {
+        let m = matrix.len();
+        let mut a: Vec<Vec<Rational>> = matrix
+            .iter()
+            .zip(rhs)
+            .map(|(row, &b)| row.iter().chain([&b]).map(|&x| Rational::from(x)).collect())
+            .collect();
+        for k in 0..m {
+            let pivot = (k..m).find(|&i| a[i][k] != 0u32)?;
+            a.swap(k, pivot);
+            let pivot_row = a[k].clone();
+            for (i, row) in a.iter_mut().enumerate() {
+                if i != k && row[k] != 0u32 {
+                    let f = &row[k] / &pivot_row[k];
+                    for (x, y) in row.iter_mut().zip(&pivot_row).skip(k) {
+                        *x -= &f * y;
+                    }
+                }
+            }
+        }
+        Some((0..m).map(|i| &a[i][m] / &a[i][i]).collect())
+    }
+
+    /// The solution's invariants, and that it satisfies `matrix * x = rhs` exactly.
+    fn assert_exact(matrix: &[Vec<i64>], rhs: &[i64], solution: &ExactSolution) {
+        assert!(solution.denominator > 0u32);
+        let g = solution.numerators.iter().fold(solution.denominator.clone(), |g, n| g.gcd(n.unsigned_abs_ref()));
+        assert_eq!(g, 1u32, "common denominator is not the smallest");
+        let den = Integer::from(&solution.denominator);
+        for (row, &b) in matrix.iter().zip(rhs) {
+            let lhs: Integer = row.iter().zip(&solution.numerators).map(|(&a, n)| Integer::from(a) * n).sum();
+            assert_eq!(lhs, &den * Integer::from(b));
+        }
+    }
+
+    fn assert_matches_reference(matrix: &[Vec<i64>], rhs: &[i64], solution: &ExactSolution) {
+        let expected = reference_solve(matrix, rhs).expect("reference says singular");
+        let got: Vec<Rational> = (0..matrix.len()).map(|i| solution.component(i)).collect();
+        assert_eq!(got, expected);
+        assert_exact(matrix, rhs, solution);
+    }
+
+    fn integers(xs: &[i64]) -> Vec<Integer> {
+        xs.iter().map(|&x| Integer::from(x)).collect()
+    }
+
+    #[test]
+    fn two_by_two_with_negative_entries_and_components() {
+        let b = vec![vec![1, -2], vec![3, 4]];
+        let solver = DixonSolver::new(&b).expect("nonsingular");
+        let x = solver.solve(&[1, -1]);
+        assert_eq!(x, ExactSolution { numerators: integers(&[1, -2]), denominator: Natural::from(5u32) });
+        assert_eq!(x.component(1), Rational::from_signeds(-2i32, 5));
+        let y = solver.solve_transposed(&[1, -1]);
+        assert_eq!(y, ExactSolution { numerators: integers(&[7, 1]), denominator: Natural::from(10u32) });
+    }
+
+    #[test]
+    fn three_by_three_tridiagonal() {
+        let b = vec![vec![2, -1, 0], vec![-1, 2, -1], vec![0, -1, 2]];
+        let solver = DixonSolver::new(&b).expect("nonsingular");
+        let x = solver.solve(&[1, 0, 0]);
+        assert_eq!(x, ExactSolution { numerators: integers(&[3, 2, 1]), denominator: Natural::from(4u32) });
+        let x = solver.solve(&[0, 0, -4]);
+        assert_eq!(x, ExactSolution { numerators: integers(&[-1, -2, -3]), denominator: Natural::ONE });
+        let zero = solver.solve_transposed(&[0, 0, 0]);
+        assert_eq!(zero, ExactSolution { numerators: integers(&[0, 0, 0]), denominator: Natural::ONE });
+    }
+
+    #[test]
+    fn zero_pivots_need_row_exchanges() {
+        let b = vec![vec![0, 2, 0], vec![0, 0, 3], vec![5, 0, 0]];
+        let solver = DixonSolver::new(&b).expect("nonsingular");
+        let x = solver.solve(&[1, 1, 1]);
+        assert_eq!(x, ExactSolution { numerators: integers(&[6, 15, 10]), denominator: Natural::from(30u32) });
+        let y = solver.solve_transposed(&[1, 1, 1]);
+        assert_eq!(y, ExactSolution { numerators: integers(&[15, 10, 6]), denominator: Natural::from(30u32) });
+    }
+
+    #[test]
+    fn empty_and_one_by_one() {
+        let empty = DixonSolver::new(&[]).expect("the empty matrix is nonsingular");
+        assert_eq!(empty.solve(&[]), ExactSolution { numerators: vec![], denominator: Natural::ONE });
+        let solver = DixonSolver::new(&[vec![-6]]).expect("nonsingular");
+        assert_eq!(solver.solve(&[4]).component(0), Rational::from_signeds(-2i32, 3));
+        assert_eq!(solver.solve_transposed(&[-12]).component(0), Rational::from(2u32));
+    }
+
+    #[test]
+    fn random_small_matrices_match_rational_elimination() {
+        for seed in 0..3 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            for m in [1, 2, 3, 4, 5, 7, 10, 16, 25, 40, 60] {
+                let matrix = random_matrix(&mut rng, m, -20, 41);
+                let rhs = random_vector(&mut rng, m, -50, 51);
+                let solver = match DixonSolver::new(&matrix) {
+                    Ok(solver) => solver,
+                    Err(e) => {
+                        assert_eq!(e, DixonError::Singular);
+                        assert!(reference_solve(&matrix, &rhs).is_none());
+                        continue;
+                    }
+                };
+                assert_matches_reference(&matrix, &rhs, &solver.solve(&rhs));
+                assert_matches_reference(&transposed(&matrix), &rhs, &solver.solve_transposed(&rhs));
+            }
+        }
+    }
+
+    #[test]
+    fn sparse_nonnegative_matrices_match_rational_elimination() {
+        // Mostly-zero rows force row exchanges in the modular factorization.
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for m in [6, 12, 30] {
+            let matrix: Vec<Vec<i64>> = (0..m)
+                .map(|i| {
+                    (0..m)
+                        .map(|j| if i == j || rng.random_range(0..4) == 0 { rng.random_range(0..41) } else { 0 })
+                        .collect()
+                })
+                .collect();
+            let rhs = random_vector(&mut rng, m, 0, 10);
+            let Ok(solver) = DixonSolver::new(&matrix) else {
+                assert!(reference_solve(&matrix, &rhs).is_none());
+                continue;
+            };
+            assert_matches_reference(&matrix, &rhs, &solver.solve(&rhs));
+            assert_matches_reference(&transposed(&matrix), &rhs, &solver.solve_transposed(&rhs));
+        }
+    }
+
+    #[test]
+    fn singular_matrices_are_rejected() {
+        let equal_rows = vec![vec![1, 2, 3], vec![4, 5, 6], vec![1, 2, 3]];
+        assert_eq!(DixonSolver::new(&equal_rows).err(), Some(DixonError::Singular));
+        let combination = vec![vec![1, 2, 3], vec![4, 5, 6], vec![9, 12, 15]];
+        assert_eq!(DixonSolver::new(&combination).err(), Some(DixonError::Singular));
+        assert_eq!(DixonSolver::new(&[vec![0, 0], vec![0, 0]]).err(), Some(DixonError::Singular));
+    }
+
+    #[test]
+    fn bad_shapes_and_huge_entries_are_rejected() {
+        assert_eq!(DixonSolver::new(&[vec![1, 2]]).err(), Some(DixonError::NotSquare));
+        assert_eq!(DixonSolver::new(&[vec![1, 2], vec![3]]).err(), Some(DixonError::NotSquare));
+        let huge = vec![vec![i64::MAX, 1, 0], vec![0, 1, 0], vec![0, 0, 1]];
+        assert_eq!(DixonSolver::new(&huge).err(), Some(DixonError::EntriesTooLarge));
+        // The limit itself is accepted: 2 * 2^63 = 2^64.
+        let largest = vec![vec![i64::MIN, 0], vec![0, i64::MAX]];
+        let solver = DixonSolver::new(&largest).expect("nonsingular");
+        assert_matches_reference(&largest, &[i64::MAX, i64::MIN], &solver.solve(&[i64::MAX, i64::MIN]));
+    }
+
+    #[test]
+    fn determinant_divisible_by_the_first_prime_falls_back_to_the_next() {
+        let p = PRIMES[0] as i64;
+        let matrix = vec![vec![p, 1], vec![0, 1]];
+        let solver = DixonSolver::new(&matrix).expect("nonsingular over the rationals");
+        assert_eq!(solver.factorization.field.p, PRIMES[1]);
+        assert_matches_reference(&matrix, &[1, 2], &solver.solve(&[1, 2]));
+        assert_matches_reference(&transposed(&matrix), &[1, 2], &solver.solve_transposed(&[1, 2]));
+    }
+
+    #[test]
+    fn huge_determinant_needs_many_attempts() {
+        // Entries of 40 bits give a determinant of about 830 bits, so the solution needs about 27
+        // steps, reached after failed attempts at 3, 4, 5, 6, 7, 8, 10, 12, 15, 18 and 22 steps.
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let m = 20;
+        let matrix = random_matrix(&mut rng, m, -(1 << 40), 1 << 40);
+        let rhs = random_vector(&mut rng, m, -(1 << 40), 1 << 40);
+        let solver = DixonSolver::new(&matrix).expect("nonsingular");
+        let (x, stats) = solver.solve_side(Side::Normal, &rhs);
+        assert!(stats.attempts >= 8, "{stats:?}");
+        assert!(stats.lifting_steps <= solver.step_cap(Side::Normal, &rhs));
+        assert_matches_reference(&matrix, &rhs, &x);
+        let (y, stats) = solver.solve_side(Side::Transposed, &rhs);
+        assert!(stats.attempts >= 8, "{stats:?}");
+        assert_matches_reference(&transposed(&matrix), &rhs, &y);
+    }
+
+    #[test]
+    fn hadamard_matrix_meets_the_bound() {
+        // Sylvester's Hadamard matrix attains Hadamard's bound, |det| = 64^32, so the step cap is tight.
+        let m = 64;
+        let matrix: Vec<Vec<i64>> = (0..m)
+            .map(|i: usize| {
+                (0..m).map(|j: usize| if (i & j).count_ones().is_multiple_of(2) { 1 } else { -1 }).collect()
+            })
+            .collect();
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let rhs = random_vector(&mut rng, m, -1000, 1001);
+        let solver = DixonSolver::new(&matrix).expect("nonsingular");
+        let (x, stats) = solver.solve_side(Side::Normal, &rhs);
+        assert!(stats.lifting_steps <= solver.step_cap(Side::Normal, &rhs));
+        // H^{-1} = H^T / 64, so the denominator divides 64.
+        assert!(x.denominator <= 64u32);
+        assert_matches_reference(&matrix, &rhs, &x);
+    }
+
+    #[test]
+    fn hilbert_like_matrix() {
+        // lcm(1..=23) / (i + j + 1): an ill-conditioned integer matrix with large solution entries.
+        let m = 12;
+        fn gcd(a: i64, b: i64) -> i64 {
+            if b == 0 { a } else { gcd(b, a % b) }
+        }
+        let l = (1..=23).fold(1, |l, k| l / gcd(l, k) * k);
+        let matrix: Vec<Vec<i64>> = (0..m).map(|i| (0..m).map(|j| l / (i + j + 1)).collect()).collect();
+        let rhs: Vec<i64> = (0..m).map(|i| i - 5).collect();
+        let solver = DixonSolver::new(&matrix).expect("nonsingular");
+        assert_matches_reference(&matrix, &rhs, &solver.solve(&rhs));
+        assert_matches_reference(&matrix, &rhs, &solver.solve_transposed(&rhs));
+    }
+
+    /// Solves a random `m x m` system with entries in `entries` both ways and
+    /// checks the exact residuals (timings live in `benches/exact.rs`).
+    fn check_structured(m: usize, entries: std::ops::Range<i64>, seed: u64) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let matrix = random_matrix(&mut rng, m, entries.start, entries.end);
+        let rhs = random_vector(&mut rng, m, 0, 10);
+        let solver = DixonSolver::new(&matrix).expect("nonsingular");
+        let (x, stats) = solver.solve_side(Side::Normal, &rhs);
+        assert!(stats.lifting_steps <= solver.step_cap(Side::Normal, &rhs));
+        assert_exact(&matrix, &rhs, &x);
+        let (y, _) = solver.solve_side(Side::Transposed, &rhs);
+        assert_exact(&transposed(&matrix), &rhs, &y);
+    }
+
+    #[test]
+    fn structured_300_by_300() {
+        check_structured(300, 2..22, 1);
+    }
+}

@@ -1,0 +1,214 @@
+//! The exact stage: turns the float solver's final basis into exact rational
+//! strategies and value, and makes the basis exactly optimal first if it is
+//! not ("repaired", counting the exact pivots).
+//!
+//! The basis matrix B is square and integer (tree columns S_T, slack unit
+//! vectors), so x_B = B^-1 1 and the duals w = c_B' B^-1 come from Dixon's
+//! p-adic solver. The basis is optimal when x_B >= 0, w >= 0 and no tree has
+//! w . S_T < 1, the last checked by the exact O(N^2) DP on the integer
+//! weights w * denominator. Otherwise the exact primal simplex continues:
+//! a negative dual brings its slack in, else the DP's best tree enters, and
+//! the exact ratio test picks the leaving variable.
+
+use super::certificate::{Certificate, certify};
+use super::pricing::knuth_dp;
+use super::solver::{BasicVar, FloatSolution};
+use super::symmetric::SymmetricGame;
+use super::tree::Tree;
+use crate::exact::{DixonSolver, ExactSolution, Integer, Rational};
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+/// Exact pivots allowed before giving up: far more than any repair needs.
+const MAX_EXACT_PIVOTS: u32 = 10_000;
+
+/// The exact solution of one N.
+#[derive(Debug, Clone)]
+pub struct ExactOutcome {
+    pub value: Rational,
+    /// Alice's optimal strategy over the keys 1..=N.
+    pub alpha: Vec<Rational>,
+    /// Bob's optimal mixture over trees (mirror pairs listed separately).
+    pub bob: Vec<(Tree, Rational)>,
+    /// Exact simplex pivots needed after the float basis (0: the float basis was optimal).
+    pub exact_pivots: u32,
+    /// Why the float basis was not optimal, if it was not.
+    pub repair_reason: Option<String>,
+    pub certificate: Certificate,
+    pub seconds: f64,
+}
+
+/// Solves the float solution's final basis exactly, repairs it if needed, and certifies the result.
+pub fn exact_stage(float: &FloatSolution) -> Result<ExactOutcome, String> {
+    let start = Instant::now();
+    let game = SymmetricGame::new(float.n);
+    let mut basis = float.basis.clone();
+    let mut pivots = 0u32;
+    let mut reason: Option<String> = None;
+    loop {
+        let solved = SolvedBasis::new(&game, &basis)?;
+        if let Some(row) = solved.x.numerators.iter().position(|x| *x < 0) {
+            return Err(format!("the float basis is primal infeasible in exact arithmetic (row {row})"));
+        }
+        let entering = match solved.improving_slack() {
+            Some(j) => Some(BasicVar::Slack(j)),
+            None => solved.improving_tree(&game).map(BasicVar::Tree),
+        };
+        let Some(entering) = entering else {
+            let (value, alpha, bob) = solved.strategies(&game);
+            let certificate = certify(&value, &alpha, &bob)?;
+            return Ok(ExactOutcome {
+                value,
+                alpha,
+                bob,
+                exact_pivots: pivots,
+                repair_reason: reason,
+                certificate,
+                seconds: start.elapsed().as_secs_f64(),
+            });
+        };
+        reason.get_or_insert_with(|| match &entering {
+            BasicVar::Slack(j) => format!("dual of row {} is negative", j + 1),
+            BasicVar::Tree(t) => format!("a tree of height {} improves the master", t.height()),
+        });
+        if pivots >= MAX_EXACT_PIVOTS {
+            return Err(format!("no exact optimum after {pivots} exact pivots"));
+        }
+        let leaving = solved.ratio_test(&game, &entering);
+        basis[leaving] = entering;
+        pivots += 1;
+    }
+}
+
+/// A basis solved exactly: its factorisation, primal values and duals.
+struct SolvedBasis<'b> {
+    basis: &'b [BasicVar],
+    solver: DixonSolver,
+    /// x_B = B^-1 1.
+    x: ExactSolution,
+    /// w' = c_B' B^-1.
+    w: ExactSolution,
+}
+
+impl<'b> SolvedBasis<'b> {
+    fn new(game: &SymmetricGame, basis: &'b [BasicVar]) -> Result<Self, String> {
+        let m = game.rows();
+        let mut matrix = vec![vec![0i64; m]; m];
+        for (k, var) in basis.iter().enumerate() {
+            match var {
+                BasicVar::Slack(j) => matrix[*j][k] = 1,
+                BasicVar::Tree(t) => {
+                    for (i, s) in game.column(t).into_iter().enumerate() {
+                        matrix[i][k] = i64::from(s);
+                    }
+                }
+            }
+        }
+        let solver = DixonSolver::new(&matrix).map_err(|e| format!("the float basis is not invertible: {e}"))?;
+        let x = solver.solve(&vec![1; m]);
+        let costs: Vec<i64> = basis.iter().map(|v| i64::from(matches!(v, BasicVar::Tree(_)))).collect();
+        let w = solver.solve_transposed(&costs);
+        Ok(SolvedBasis { basis, solver, x, w })
+    }
+
+    /// The row with the most negative dual, whose slack would improve the master.
+    fn improving_slack(&self) -> Option<usize> {
+        self.w.numerators.iter().enumerate().filter(|(_, w)| **w < 0).min_by(|a, b| a.1.cmp(b.1)).map(|(j, _)| j)
+    }
+
+    /// The best tree against the duals, if it prices out (w . S_T < 1).
+    fn improving_tree(&self, game: &SymmetricGame) -> Option<Tree> {
+        let best = knuth_dp(&game.key_weights(&self.w.numerators));
+        (best.cost < self.w.denominator).then_some(best.tree)
+    }
+
+    /// The basis position that leaves when `entering` comes in: the smallest
+    /// x_i / d_i over d_i > 0 with d = B^-1 a (ties: the first position).
+    fn ratio_test(&self, game: &SymmetricGame, entering: &BasicVar) -> usize {
+        let m = game.rows();
+        let column: Vec<i64> = match entering {
+            BasicVar::Slack(j) => (0..m).map(|i| i64::from(i == *j)).collect(),
+            BasicVar::Tree(t) => game.column(t).into_iter().map(i64::from).collect(),
+        };
+        let d = self.solver.solve(&column);
+        // x_i / d_i = X_i / D_i with the common denominators cancelling.
+        (0..m)
+            .filter(|&i| d.numerators[i] > 0)
+            .min_by(|&i, &j| {
+                // X_i/d_i < X_j/d_j  <=>  X_i d_j < X_j d_i  (numerators over the same denominators).
+                (&self.x.numerators[i] * &d.numerators[j])
+                    .cmp(&(&self.x.numerators[j] * &d.numerators[i]))
+                    .then(i.cmp(&j))
+            })
+            .expect("the master is bounded: some d_i > 0")
+    }
+
+    /// V, Alice's full strategy, and Bob's full mixture (each symmetric tree
+    /// weight split evenly between the tree and its mirror).
+    fn strategies(&self, game: &SymmetricGame) -> (Rational, Vec<Rational>, Vec<(Tree, Rational)>) {
+        let total_x: Integer = self
+            .x
+            .numerators
+            .iter()
+            .zip(self.basis)
+            .filter(|(_, v)| matches!(v, BasicVar::Tree(_)))
+            .map(|(x, _)| x)
+            .sum();
+        // V_S = 1 / sum(x) and V = V_S / 2.
+        let value =
+            Rational::from_integers(Integer::from(self.x.denominator.clone()), total_x.clone() * Integer::from(2));
+        let total_w: Integer = self.w.numerators.iter().sum();
+        let beta: Vec<Rational> =
+            self.w.numerators.iter().map(|w| Rational::from_integers(w.clone(), total_w.clone())).collect();
+        let alpha = game.alice(&beta);
+        let mut bob: BTreeMap<Tree, Rational> = BTreeMap::new();
+        for (x, var) in self.x.numerators.iter().zip(self.basis) {
+            if let BasicVar::Tree(t) = var
+                && *x > 0
+            {
+                let y = Rational::from_integers(x.clone(), total_x.clone());
+                let mirror = t.mirror();
+                if mirror == *t {
+                    *bob.entry(t.clone()).or_insert_with(|| Rational::from(0u32)) += y;
+                } else {
+                    let half = y / Rational::from(2u32);
+                    *bob.entry(t.clone()).or_insert_with(|| Rational::from(0u32)) += &half;
+                    *bob.entry(mirror).or_insert_with(|| Rational::from(0u32)) += half;
+                }
+            }
+        }
+        (value, alpha, bob.into_iter().collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::higher_lower::solver::{Method, SolveOptions, solve};
+
+    #[test]
+    fn johnsons_values_exactly() {
+        let johnson =
+            [(1, 1), (3, 2), (9, 5), (2, 1), (20, 9), (12, 5), (23, 9), (27, 10), (31, 11), (35, 12), (187, 62)];
+        let options = SolveOptions { method: Method::Auto, tolerance: 1e-10, max_rounds: 100_000 };
+        for (i, (p, q)) in johnson.into_iter().enumerate() {
+            let float = solve(i + 1, &options, None);
+            let exact = exact_stage(&float).unwrap();
+            assert_eq!(exact.value, Rational::from_signeds(p, q), "N = {}", i + 1);
+            assert_eq!(exact.certificate.value, exact.value);
+        }
+    }
+
+    #[test]
+    fn repairs_a_basis_stopped_early() {
+        // A loose tolerance stops the float solver before optimality; the exact stage must pivot on.
+        let loose = SolveOptions { method: Method::Dresher, tolerance: 0.05, max_rounds: 100_000 };
+        let tight = SolveOptions { method: Method::Auto, tolerance: 1e-10, max_rounds: 100_000 };
+        let n = 40;
+        let early = exact_stage(&solve(n, &loose, None)).unwrap();
+        let proper = exact_stage(&solve(n, &tight, None)).unwrap();
+        assert!(early.exact_pivots > 0, "the loose basis should need repair");
+        assert!(early.repair_reason.is_some());
+        assert_eq!(early.value, proper.value);
+    }
+}

@@ -1,0 +1,333 @@
+//! Bob's restricted master LP in the normalised form of a matrix game with a
+//! positive payoff matrix S (rows: Alice's strategies, columns: Bob's trees):
+//!
+//!   max 1'x  subject to  S x <= 1,  x >= 0,
+//!
+//! whose optimum is 1/V_S (V_S the value of S), with x / sum(x) Bob's optimal
+//! mixture and the duals w / sum(w) Alice's strategy. Slacks give a feasible
+//! starting basis and S > 0 keeps the problem bounded, so no phase 1 is needed.
+//!
+//! A dense revised simplex with an explicit basis inverse, kept between
+//! solves so that each added column is re-optimised from the previous basis.
+//! Each pivot costs O(m^2); the inverse is rebuilt from the basis every
+//! `REFACTOR_EVERY` pivots to shed rounding drift. On this small, dense LP it
+//! runs several times faster per pivot than HiGHS's hot-started simplex
+//! (measured: 39 vs 130 microseconds at m = 150, with similar pivot counts).
+
+/// A basic or entering variable: the slack of row j, or column c (in order of addition).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Var {
+    Slack(usize),
+    Column(usize),
+}
+
+/// The master's optimal solution after a solve.
+#[derive(Debug, Clone)]
+pub struct Optimum {
+    /// 1'x = 1 / V_S.
+    pub objective: f64,
+    /// Duals w >= 0 (Alice's strategy, unnormalised; negative rounding noise clipped).
+    pub duals: Vec<f64>,
+}
+
+const REFACTOR_EVERY: usize = 64;
+/// Relative difference below which ratios and lexicographic entries tie.
+const TIE_TOLERANCE: f64 = 1e-11;
+/// Entries of the entering direction below this fraction of its largest entry
+/// are treated as zero in the ratio test (avoids ill-conditioned bases).
+const PIVOT_TOLERANCE: f64 = 1e-7;
+/// Reduced costs (relative to the objective scale) below this count as optimal.
+const OPTIMALITY_TOLERANCE: f64 = 1e-12;
+
+pub struct Master {
+    m: usize,
+    columns: Vec<Vec<f64>>,
+    basis: Vec<Var>,
+    is_basic: Vec<bool>,
+    /// B^-1, row-major m x m.
+    inverse: Vec<f64>,
+    /// Values of the basic variables, B^-1 1.
+    values: Vec<f64>,
+    pivots_since_refactor: usize,
+    iterations: u64,
+}
+
+impl Master {
+    /// The all-slack basis for m rows, with the given initial columns.
+    pub fn new(m: usize, initial: &[Vec<u16>]) -> Self {
+        let mut inverse = vec![0.0; m * m];
+        for i in 0..m {
+            inverse[i * m + i] = 1.0;
+        }
+        let mut master = Master {
+            m,
+            columns: Vec::new(),
+            basis: (0..m).map(Var::Slack).collect(),
+            is_basic: Vec::new(),
+            inverse,
+            values: vec![1.0; m],
+            pivots_since_refactor: 0,
+            iterations: 0,
+        };
+        for column in initial {
+            master.add_column(column);
+        }
+        master
+    }
+
+    /// Simplex pivots over all solves.
+    pub fn iterations(&self) -> u64 {
+        self.iterations
+    }
+
+    /// Adds a column (length m, positive); returns its index.
+    pub fn add_column(&mut self, column: &[u16]) -> usize {
+        debug_assert_eq!(column.len(), self.m);
+        self.columns.push(column.iter().map(|&s| f64::from(s)).collect());
+        self.is_basic.push(false);
+        self.columns.len() - 1
+    }
+
+    /// The basic variables.
+    pub fn basis(&self) -> Vec<Var> {
+        self.basis.clone()
+    }
+
+    /// Re-optimises from the current basis: primal simplex with Dantzig
+    /// pricing over the slacks and every column, and the lexicographic ratio
+    /// test (the ordering of Dresher's own method), which rules out cycling
+    /// on this highly degenerate LP.
+    pub fn solve(&mut self) -> Optimum {
+        loop {
+            let w = self.duals();
+            let scale = w.iter().map(|x| x.abs()).sum::<f64>().max(1e-300);
+            let slacks = (0..self.m).map(|j| (Var::Slack(j), -w[j] / scale));
+            let columns = (0..self.columns.len())
+                .filter(|&c| !self.is_basic[c])
+                .map(|c| (Var::Column(c), 1.0 - self.columns[c].iter().zip(&w).map(|(a, w)| a * w).sum::<f64>()));
+            let entering = slacks
+                .chain(columns)
+                .filter(|(_, gain)| *gain > OPTIMALITY_TOLERANCE)
+                .max_by(|a, b| a.1.total_cmp(&b.1));
+            let Some((entering, _)) = entering else {
+                return Optimum { objective: self.objective(), duals: w.iter().map(|x| x.max(0.0)).collect() };
+            };
+            self.pivot(entering);
+        }
+    }
+
+    fn cost(var: Var) -> f64 {
+        match var {
+            Var::Slack(_) => 0.0,
+            Var::Column(_) => 1.0,
+        }
+    }
+
+    fn objective(&self) -> f64 {
+        self.basis.iter().zip(&self.values).map(|(v, x)| Self::cost(*v) * x).sum()
+    }
+
+    /// Duals w = c_B' B^-1.
+    fn duals(&self) -> Vec<f64> {
+        let mut w = vec![0.0; self.m];
+        for (i, var) in self.basis.iter().enumerate() {
+            if Self::cost(*var) != 0.0 {
+                for (wj, bij) in w.iter_mut().zip(&self.inverse[i * self.m..(i + 1) * self.m]) {
+                    *wj += bij;
+                }
+            }
+        }
+        w
+    }
+
+    /// Brings `entering` into the basis by the lexicographic ratio test and
+    /// updates B^-1: the leaving row minimises (x_i, B^-1_i) / d_i
+    /// lexicographically over d_i > 0.
+    fn pivot(&mut self, entering: Var) {
+        let m = self.m;
+        let d: Vec<f64> = match entering {
+            Var::Slack(j) => (0..m).map(|i| self.inverse[i * m + j]).collect(),
+            Var::Column(c) => {
+                let a = &self.columns[c];
+                (0..m).map(|i| self.inverse[i * m..(i + 1) * m].iter().zip(a).map(|(b, a)| b * a).sum()).collect()
+            }
+        };
+        let threshold = PIVOT_TOLERANCE * d.iter().fold(0.0f64, |a, x| a.max(x.abs()));
+        let candidates: Vec<usize> = (0..m).filter(|&i| d[i] > threshold).collect();
+        let ratio = |i: usize| self.values[i].max(0.0) / d[i];
+        let best = candidates.iter().map(|&i| ratio(i)).fold(f64::INFINITY, f64::min);
+        let tied: Vec<usize> =
+            candidates.into_iter().filter(|&i| ratio(i) <= best + TIE_TOLERANCE * best.max(1.0)).collect();
+        let lexicographically_smaller = |i: usize, k: usize| {
+            let (ri, rk) = (&self.inverse[i * m..(i + 1) * m], &self.inverse[k * m..(k + 1) * m]);
+            for (a, b) in ri.iter().zip(rk) {
+                let (a, b) = (a / d[i], b / d[k]);
+                if (a - b).abs() > TIE_TOLERANCE * a.abs().max(b.abs()).max(1e-300) {
+                    return a < b;
+                }
+            }
+            d[i] > d[k]
+        };
+        let r = tied
+            .iter()
+            .copied()
+            .reduce(|k, i| if lexicographically_smaller(i, k) { i } else { k })
+            .expect("S > 0 keeps the master bounded");
+        let step = ratio(r);
+        for (value, di) in self.values.iter_mut().zip(&d) {
+            *value -= step * di;
+        }
+        self.values[r] = step;
+        let pivot_row: Vec<f64> = self.inverse[r * m..(r + 1) * m].iter().map(|v| v / d[r]).collect();
+        for (row, &factor) in
+            self.inverse.chunks_exact_mut(m).zip(&d).enumerate().filter(|(i, _)| *i != r).map(|(_, x)| x)
+        {
+            if factor != 0.0 {
+                for (b, p) in row.iter_mut().zip(&pivot_row) {
+                    *b -= factor * p;
+                }
+            }
+        }
+        self.inverse[r * m..(r + 1) * m].copy_from_slice(&pivot_row);
+        if let Var::Column(c) = self.basis[r] {
+            self.is_basic[c] = false;
+        }
+        if let Var::Column(c) = entering {
+            self.is_basic[c] = true;
+        }
+        self.basis[r] = entering;
+        self.iterations += 1;
+        self.pivots_since_refactor += 1;
+        if self.pivots_since_refactor >= REFACTOR_EVERY {
+            self.refactor();
+        }
+    }
+
+    /// Rebuilds B^-1 and the basic values from the basis columns (Gauss-Jordan
+    /// with partial pivoting). A basic column that rounding has made dependent
+    /// on the others is replaced by the slack of a row no pivot covers, the
+    /// usual basis repair; the next solve re-optimises from there.
+    fn refactor(&mut self) {
+        while let Err(position) = self.try_invert() {
+            let covered: Vec<usize> =
+                self.basis.iter().filter_map(|v| if let Var::Slack(j) = v { Some(*j) } else { None }).collect();
+            let row = (0..self.m).find(|j| !covered.contains(j)).expect("a singular basis leaves a row uncovered");
+            if let Var::Column(c) = self.basis[position] {
+                self.is_basic[c] = false;
+            }
+            self.basis[position] = Var::Slack(row);
+        }
+        self.pivots_since_refactor = 0;
+    }
+
+    /// Inverts the basis; on failure returns a basis position whose column is
+    /// (numerically) dependent on the others.
+    fn try_invert(&mut self) -> Result<(), usize> {
+        let m = self.m;
+        let width = 2 * m;
+        let mut a = vec![0.0; m * width];
+        for (k, var) in self.basis.iter().enumerate() {
+            match var {
+                Var::Slack(j) => a[j * width + k] = 1.0,
+                Var::Column(c) => {
+                    for (i, v) in self.columns[*c].iter().enumerate() {
+                        a[i * width + k] = *v;
+                    }
+                }
+            }
+        }
+        for i in 0..m {
+            a[i * width + m + i] = 1.0;
+        }
+        for col in 0..m {
+            let p = (col..m)
+                .max_by(|&x, &y| a[x * width + col].abs().total_cmp(&a[y * width + col].abs()))
+                .expect("rows remain");
+            if a[p * width + col].abs() <= 1e-9 {
+                return Err(col);
+            }
+            if p != col {
+                for k in 0..width {
+                    a.swap(p * width + k, col * width + k);
+                }
+            }
+            let pivot = a[col * width + col];
+            for k in 0..width {
+                a[col * width + k] /= pivot;
+            }
+            let pivot_row: Vec<f64> = a[col * width..(col + 1) * width].to_vec();
+            for i in 0..m {
+                let factor = a[i * width + col];
+                if i != col && factor != 0.0 {
+                    for (x, p) in a[i * width..(i + 1) * width].iter_mut().zip(&pivot_row) {
+                        *x -= factor * p;
+                    }
+                }
+            }
+        }
+        for i in 0..m {
+            self.inverse[i * m..(i + 1) * m].copy_from_slice(&a[i * width + m..(i + 1) * width]);
+        }
+        self.values = (0..m).map(|i| self.inverse[i * m..(i + 1) * m].iter().sum()).collect();
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn solves_the_seeds_n4_symmetric_game_incrementally() {
+        // Section 1.13: the symmetric payoff matrix A_s for N = 4 (doubled) has value 4.
+        let columns: Vec<Vec<u16>> =
+            [[5, 5], [4, 6], [4, 5], [3, 7], [3, 7], [5, 3], [4, 4]].map(|c| c.to_vec()).into();
+        let mut master = Master::new(2, &columns[..1]);
+        assert!((1.0 / master.solve().objective - 5.0).abs() < 1e-12);
+        for column in &columns[1..] {
+            master.add_column(column);
+        }
+        let optimum = master.solve();
+        assert!((1.0 / optimum.objective - 4.0).abs() < 1e-12);
+        let total: f64 = optimum.duals.iter().sum();
+        assert!((total - optimum.objective).abs() < 1e-12, "strong duality");
+        assert!(
+            (0.5 - 1e-12..=0.75 + 1e-12).contains(&(optimum.duals[0] / total)),
+            "Alice's optimal x1 lies in [0.5, 0.75]"
+        );
+        assert_eq!(master.basis().len(), 2);
+    }
+
+    /// The value of max 1'x, S x <= 1, x >= 0 by microlp, a maintained LP solver.
+    fn reference_objective(s: &[Vec<u16>], m: usize) -> f64 {
+        use microlp::{ComparisonOp, OptimizationDirection, Problem};
+        let mut problem = Problem::new(OptimizationDirection::Maximize);
+        let vars: Vec<_> = s.iter().map(|_| problem.add_var(1.0, (0.0, f64::INFINITY))).collect();
+        for i in 0..m {
+            let row: Vec<_> = vars.iter().zip(s).map(|(v, col)| (*v, f64::from(col[i]))).collect();
+            problem.add_constraint(&row, ComparisonOp::Le, 1.0);
+        }
+        problem.solve().expect("bounded and feasible").into_solution().expect("optimal").objective()
+    }
+
+    #[test]
+    fn agrees_with_microlp_on_random_games_added_column_by_column() {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        for _ in 0..200 {
+            let m = rng.random_range(1..=12);
+            let k = rng.random_range(1..=30);
+            // Small entries make ties and degenerate vertices common.
+            let columns: Vec<Vec<u16>> = (0..k).map(|_| (0..m).map(|_| rng.random_range(1..=6)).collect()).collect();
+            let mut master = Master::new(m, &columns[..1]);
+            master.solve();
+            for c in &columns[1..] {
+                master.add_column(c);
+                master.solve();
+            }
+            let ours = master.solve().objective;
+            let reference = reference_objective(&columns, m);
+            assert!((ours - reference).abs() < 1e-9 * reference, "m = {m}, k = {k}: {ours} vs {reference}");
+        }
+    }
+}

@@ -1,0 +1,176 @@
+//! Higher-lower (Dresher's guessing game, seed 000): column generation in
+//! floating point, then an exact stage that solves the final basis with
+//! p-adic lifting, repairs it with exact pivots if needed, and certifies the
+//! value from both sides.
+
+pub mod certificate;
+pub mod exact_stage;
+pub mod master;
+pub mod pricing;
+mod report;
+pub mod solver;
+pub mod symmetric;
+mod tables;
+pub mod tree;
+mod verify;
+
+use crate::config::Section;
+use crate::error::UserError;
+use crate::game::{Dataset, Game, StoredTask, Table, Task, Verdict};
+use crate::grid::{Bounded, IntGrid};
+use serde::Deserialize;
+use solver::{FloatSolution, Method, SolveOptions};
+
+/// Hard upper limit on N (keys); `max_n` may be raised up to this.
+pub const HARD_MAX_N: u32 = 4096;
+
+/// The `[higher_lower]` config section.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HigherLowerConfig {
+    /// The N to solve: one value, a list, or a range.
+    n: IntGrid<1, HARD_MAX_N>,
+    /// Largest N this config may request (a guard against typos like 10000).
+    #[serde(default = "default_max_n")]
+    max_n: Bounded<1, HARD_MAX_N>,
+    /// Solver methods, one task series each.
+    #[serde(default = "default_methods")]
+    methods: Vec<Method>,
+    /// Relative gap between the float bounds at which column generation stops.
+    #[serde(default = "default_tolerance")]
+    tolerance: Tolerance,
+    /// Consecutive N per task: within a task each N warm-starts from N-1.
+    #[serde(default = "default_chunk")]
+    chunk: Bounded<1, HARD_MAX_N>,
+}
+
+fn default_max_n() -> Bounded<1, HARD_MAX_N> {
+    serde_json::from_value(serde_json::json!(1024)).expect("1024 is in range")
+}
+fn default_methods() -> Vec<Method> {
+    vec![Method::Auto]
+}
+fn default_tolerance() -> Tolerance {
+    Tolerance(1e-10)
+}
+fn default_chunk() -> Bounded<1, HARD_MAX_N> {
+    serde_json::from_value(serde_json::json!(25)).expect("25 is in range")
+}
+
+/// A relative tolerance in (0, 0.1].
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(try_from = "f64")]
+struct Tolerance(f64);
+
+impl TryFrom<f64> for Tolerance {
+    type Error = String;
+    fn try_from(value: f64) -> Result<Self, String> {
+        if value > 0.0 && value <= 0.1 {
+            Ok(Tolerance(value))
+        } else {
+            Err(format!("invalid value {value}, expected a tolerance in (0, 0.1], e.g. 1e-10"))
+        }
+    }
+}
+
+pub struct HigherLower;
+
+/// One task: consecutive N (or a run of the configured N) for one method.
+#[derive(Debug, Clone, PartialEq)]
+struct HigherLowerTask {
+    method: Method,
+    ns: Vec<usize>,
+    tolerance: f64,
+}
+
+impl Task for HigherLowerTask {
+    fn id(&self) -> String {
+        let (first, last) = (self.ns[0], self.ns[self.ns.len() - 1]);
+        if self.ns.len() == last - first + 1 {
+            format!("{}-n{first}-{last}", self.method.as_str())
+        } else {
+            format!("{}-n{}", self.method.as_str(), self.ns.iter().map(usize::to_string).collect::<Vec<_>>().join("."))
+        }
+    }
+
+    fn run(&self) -> anyhow::Result<Vec<Table>> {
+        let options = SolveOptions { method: self.method, tolerance: self.tolerance, max_rounds: 10_000_000 };
+        let mut previous: Option<FloatSolution> = None;
+        let mut solved = Vec::with_capacity(self.ns.len());
+        for &n in &self.ns {
+            let float = solver::solve(n, &options, previous.as_ref());
+            let exact = exact_stage::exact_stage(&float)
+                .map_err(|why| anyhow::anyhow!("N = {n}: exact stage failed: {why}"))?;
+            solved.push((float.clone(), exact));
+            previous = Some(float);
+        }
+        tables::tables(&solved)
+    }
+}
+
+impl Game for HigherLower {
+    fn name(&self) -> &'static str {
+        "higher_lower"
+    }
+
+    fn plan(&self, section: &Section) -> Result<Vec<Box<dyn Task>>, UserError> {
+        let config: HigherLowerConfig = section.parse()?;
+        let max_n = config.max_n.get();
+        if let Some(&too_big) = config.n.values().iter().find(|&&n| n > max_n) {
+            return Err(section.invalid(
+                &["n"],
+                &format!("N = {too_big} is above max_n = {max_n} (raise max_n, at most {HARD_MAX_N}, to allow it)"),
+            ));
+        }
+        if config.methods.is_empty() {
+            return Err(section.invalid(&["methods"], "needs at least one of dresher, fast-pricing, guess, auto"));
+        }
+        let mut ns: Vec<usize> = config.n.values().iter().map(|&n| n as usize).collect();
+        ns.sort_unstable();
+        let chunks = chunk_runs(&ns, config.chunk.get() as usize);
+        let mut methods = config.methods.clone();
+        methods.sort();
+        methods.dedup();
+        Ok(methods
+            .into_iter()
+            .flat_map(|method| {
+                chunks.iter().map(move |ns| {
+                    Box::new(HigherLowerTask { method, ns: ns.clone(), tolerance: config.tolerance.0 }) as Box<dyn Task>
+                })
+            })
+            .collect())
+    }
+
+    fn verify(&self, task: &StoredTask) -> anyhow::Result<Verdict> {
+        verify::verify(task)
+    }
+
+    fn report(&self, data: &dyn Dataset) -> anyhow::Result<String> {
+        report::report(data)
+    }
+}
+
+/// Splits sorted N into runs of consecutive values of at most `size` each.
+fn chunk_runs(ns: &[usize], size: usize) -> Vec<Vec<usize>> {
+    let mut chunks: Vec<Vec<usize>> = Vec::new();
+    for &n in ns {
+        match chunks.last_mut() {
+            Some(last) if last.len() < size && last.last() == Some(&(n - 1)) => last.push(n),
+            _ => chunks.push(vec![n]),
+        }
+    }
+    chunks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunks_follow_consecutive_runs() {
+        assert_eq!(chunk_runs(&[1, 2, 3, 4, 5], 2), vec![vec![1, 2], vec![3, 4], vec![5]]);
+        assert_eq!(chunk_runs(&[1, 2, 5, 6, 7, 9], 10), vec![vec![1, 2], vec![5, 6, 7], vec![9]]);
+        let task = HigherLowerTask { method: Method::Auto, ns: vec![5, 6, 7], tolerance: 1e-10 };
+        assert_eq!(task.id(), "auto-n5-7");
+    }
+}

@@ -1,0 +1,288 @@
+//! Pricing: Bob's best tree against weights on the keys (Alice's mixed
+//! strategy, possibly scaled), i.e. the tree minimising sum_k w_k d_T(k).
+//!
+//! Three algorithms: the seed's O(N^3) interval DP (any real weights), the
+//! same DP with Knuth's monotone-root speed-up, O(N^2) (non-negative weights
+//! only), and the seed's depth-limited DP that embeds trees of at most h
+//! levels into the complete tree F_h, O(N * 2^h) (here banded to
+//! O(N * (2^h - N))), which may miss the optimum and must be confirmed.
+//! All are generic over the weight type: f64 in the solver, big integers in
+//! the exact certificate.
+
+use super::tree::Tree;
+use malachite::Integer;
+
+/// Weights the DPs can add and compare exactly enough for their purpose.
+pub trait Weight: Clone + PartialOrd {
+    fn zero() -> Self;
+    fn add(&self, other: &Self) -> Self;
+    /// `self * depth`, for the depth-limited DP.
+    fn times(&self, depth: u8) -> Self;
+}
+
+impl Weight for f64 {
+    fn zero() -> Self {
+        0.0
+    }
+    fn add(&self, other: &Self) -> Self {
+        self + other
+    }
+    fn times(&self, depth: u8) -> Self {
+        self * f64::from(depth)
+    }
+}
+
+impl Weight for Integer {
+    fn zero() -> Self {
+        Integer::from(0)
+    }
+    fn add(&self, other: &Self) -> Self {
+        self + other
+    }
+    fn times(&self, depth: u8) -> Self {
+        self * Integer::from(depth)
+    }
+}
+
+/// A tree with its cost sum_k w_k d_T(k).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Priced<W> {
+    pub tree: Tree,
+    pub cost: W,
+}
+
+/// The cost of `tree` against `weights`.
+pub fn cost<W: Weight>(tree: &Tree, weights: &[W]) -> W {
+    tree.depths().iter().zip(weights).fold(W::zero(), |sum, (d, w)| sum.add(&w.times(*d)))
+}
+
+/// Interval DP tables: cost[a][b] of the best subtree on keys a..=b (1-based;
+/// empty intervals cost zero) and its root.
+struct Intervals<W> {
+    n: usize,
+    cost: Vec<W>,
+    root: Vec<u16>,
+}
+
+impl<W: Weight> Intervals<W> {
+    fn new(n: usize) -> Self {
+        let size = (n + 2) * (n + 1);
+        Intervals { n, cost: vec![W::zero(); size], root: vec![0; size] }
+    }
+    /// Index of [a, b] for 1 <= a <= n + 1, a - 1 <= b <= n.
+    fn at(&self, a: usize, b: usize) -> usize {
+        a * (self.n + 1) + b
+    }
+    /// Fills [a, b] with the best root among `candidates` (leftmost on ties).
+    fn fill(&mut self, a: usize, b: usize, span_weight: &W, candidates: std::ops::RangeInclusive<usize>) {
+        let mut best: Option<(W, usize)> = None;
+        for r in candidates {
+            let split = self.cost[self.at(a, r - 1)].add(&self.cost[self.at(r + 1, b)]);
+            if best.as_ref().is_none_or(|(c, _)| split < *c) {
+                best = Some((split, r));
+            }
+        }
+        let (split, r) = best.expect("non-empty interval");
+        let i = self.at(a, b);
+        self.cost[i] = split.add(span_weight);
+        self.root[i] = r as u16;
+    }
+    fn priced(self) -> Priced<W> {
+        let n = self.n;
+        let tree = Tree::from_roots(n, |a, b| usize::from(self.root[self.at(a, b)]));
+        Priced { tree, cost: self.cost[self.at(1, n)].clone() }
+    }
+}
+
+/// Prefix sums: prefix[k] = w_1 + ... + w_k.
+fn prefix_sums<W: Weight>(weights: &[W]) -> Vec<W> {
+    let mut prefix = Vec::with_capacity(weights.len() + 1);
+    prefix.push(W::zero());
+    for w in weights {
+        let next = prefix.last().expect("starts with zero").add(w);
+        prefix.push(next);
+    }
+    prefix
+}
+
+/// Sum of w_a..=w_b from prefix sums (weights of one sign family; exact for integers).
+fn span<W: Weight + std::ops::Sub<Output = W>>(prefix: &[W], a: usize, b: usize) -> W {
+    prefix[b].clone() - prefix[a - 1].clone()
+}
+
+/// The seed's O(N^3) interval DP: exact for any real weights.
+pub fn interval_dp<W: Weight + std::ops::Sub<Output = W>>(weights: &[W]) -> Priced<W> {
+    let n = weights.len();
+    assert!(n > 0 && n < usize::from(u16::MAX));
+    let prefix = prefix_sums(weights);
+    let mut t = Intervals::new(n);
+    for len in 1..=n {
+        for a in 1..=n + 1 - len {
+            let b = a + len - 1;
+            t.fill(a, b, &span(&prefix, a, b), a..=b);
+        }
+    }
+    t.priced()
+}
+
+/// The interval DP with Knuth's speed-up: the best root of [a, b] lies between
+/// those of [a, b-1] and [a+1, b]. O(N^2); valid for non-negative weights.
+pub fn knuth_dp<W: Weight + std::ops::Sub<Output = W>>(weights: &[W]) -> Priced<W> {
+    let n = weights.len();
+    assert!(n > 0 && n < usize::from(u16::MAX));
+    debug_assert!(weights.iter().all(|w| *w >= W::zero()), "Knuth's speed-up needs non-negative weights");
+    let prefix = prefix_sums(weights);
+    let mut t = Intervals::new(n);
+    for a in 1..=n {
+        t.fill(a, a, &weights[a - 1], a..=a);
+    }
+    for len in 2..=n {
+        for a in 1..=n + 1 - len {
+            let b = a + len - 1;
+            let low = usize::from(t.root[t.at(a, b - 1)]);
+            let high = usize::from(t.root[t.at(a + 1, b)]);
+            t.fill(a, b, &span(&prefix, a, b), low..=high);
+        }
+    }
+    t.priced()
+}
+
+/// In-order depths of the complete tree F_h with 2^h - 1 nodes (root depth 1).
+fn complete_tree_depths(h: u32) -> impl Iterator<Item = u8> {
+    (1u64..1 << h).map(move |j| (h - j.trailing_zeros()) as u8)
+}
+
+/// The seed's depth-limited DP: the cheapest subsequence of length N of F_h's
+/// in-order depths. Returns `None` when F_h is too small or the cheapest
+/// subsequence is not a tree (possible with zero or negative weights); the
+/// result may be worse than the unrestricted optimum when every optimal tree
+/// is deeper than h.
+pub fn depth_limited_dp<W: Weight>(weights: &[W], h: u32) -> Option<Priced<W>> {
+    let n = weights.len();
+    if h == 0 || h > 30 {
+        return None;
+    }
+    let levels: Vec<u8> = complete_tree_depths(h).collect();
+    let slack = levels.len().checked_sub(n)?;
+    // row i (keys 1..=i placed) keeps cells j = i..=i+slack (F positions 1-based);
+    // best[i][s] with j = i + s; take[i][s] says key i sits at position j.
+    let width = slack + 1;
+    let mut best: Vec<W> = vec![W::zero(); width];
+    let mut take = vec![false; n * width];
+    for (i, w) in weights.iter().enumerate() {
+        let mut row: Vec<W> = Vec::with_capacity(width);
+        for s in 0..width {
+            let j = i + s; // 0-based position in F
+            let place = if i == 0 { w.times(levels[j]) } else { best[s].add(&w.times(levels[j])) };
+            // Key i+1 at position j, keys before it within positions < j (cell (i-1, s) of the previous row).
+            let cell = match row.last() {
+                Some(skip) if *skip <= place => skip.clone(),
+                _ => {
+                    take[i * width + s] = true;
+                    place
+                }
+            };
+            row.push(cell);
+        }
+        best = row;
+    }
+    // Trace back from (n, slack).
+    let mut depths = vec![0u8; n];
+    let (mut i, mut s) = (n, slack);
+    while i > 0 {
+        if take[(i - 1) * width + s] {
+            depths[i - 1] = levels[i - 1 + s];
+            i -= 1;
+        } else {
+            s -= 1;
+        }
+    }
+    let tree = Tree::from_depths(depths).ok()?;
+    Some(Priced { cost: best[slack].clone(), tree })
+}
+
+/// The cheapest of all Catalan(N) trees, by enumeration (tests and tiny N).
+pub fn brute_force<W: Weight>(weights: &[W]) -> Priced<W> {
+    super::tree::all_trees(weights.len())
+        .into_iter()
+        .map(|tree| Priced { cost: cost(&tree, weights), tree })
+        .reduce(|best, next| if next.cost < best.cost { next } else { best })
+        .expect("at least one tree")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn float(weights: &[i64]) -> Vec<f64> {
+        weights.iter().map(|&w| w as f64).collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// Integer-valued weights keep float sums exact, so costs compare exactly.
+        #[test]
+        fn all_three_match_brute_force(weights in prop::collection::vec(0i64..1000, 1..=9)) {
+            let w = float(&weights);
+            let best = brute_force(&w).cost;
+            let dp = interval_dp(&w);
+            prop_assert_eq!(dp.cost, best);
+            prop_assert_eq!(cost(&dp.tree, &w), best);
+            let knuth = knuth_dp(&w);
+            prop_assert_eq!(knuth.cost, best);
+            prop_assert_eq!(cost(&knuth.tree, &w), best);
+            // Height N admits every tree, so the depth-limited DP is exact here (or
+            // reports an invalid subsequence, only possible with zero weights).
+            match depth_limited_dp(&w, w.len() as u32) {
+                Some(limited) => {
+                    prop_assert_eq!(limited.cost, best);
+                    prop_assert_eq!(cost(&limited.tree, &w), best);
+                }
+                None => prop_assert!(weights.contains(&0)),
+            }
+        }
+
+        #[test]
+        fn interval_dp_handles_negative_weights(weights in prop::collection::vec(-500i64..1000, 1..=9)) {
+            let w = float(&weights);
+            prop_assert_eq!(interval_dp(&w).cost, brute_force(&w).cost);
+        }
+
+        #[test]
+        fn fast_pricers_match_the_cubic_dp(weights in prop::collection::vec(1i64..1000, 10..=200)) {
+            let w = float(&weights);
+            let exact = interval_dp(&w);
+            prop_assert_eq!(knuth_dp(&w).cost, exact.cost);
+            // With room for an optimal tree the depth-limited DP finds the optimum;
+            // with less room it can only be worse.
+            let h = u32::from(exact.tree.height());
+            let limited = depth_limited_dp(&w, h).expect("positive weights give valid trees");
+            prop_assert_eq!(limited.cost, exact.cost);
+            if let Some(tight) = depth_limited_dp(&w, h - 1) {
+                prop_assert!(tight.cost >= exact.cost);
+            }
+        }
+    }
+
+    #[test]
+    fn exact_integers_agree_with_floats() {
+        let weights: Vec<i64> = (0..60).map(|k| (k * 37 % 101) + 1).collect();
+        let ints: Vec<Integer> = weights.iter().map(|&w| Integer::from(w)).collect();
+        let exact = knuth_dp(&ints);
+        assert_eq!(exact.cost, interval_dp(&ints).cost);
+        assert_eq!(Integer::from(knuth_dp(&float(&weights)).cost as i64), exact.cost);
+    }
+
+    #[test]
+    fn seed_example_relative_weights_2_1_1_2() {
+        // Section 2.3.4: against relative weights (2, 1, 1, 2) the optimal trees have
+        // depths (2, 3, 1, 2) or (2, 1, 3, 2), cost 2*2 + 3 + 1 + 2*2 = 12.
+        let w = [2.0, 1.0, 1.0, 2.0];
+        let limited = depth_limited_dp(&w, 3).unwrap();
+        assert_eq!(limited.cost, 12.0);
+        assert!([[2, 3, 1, 2], [2, 1, 3, 2]].iter().any(|d| limited.tree.depths() == d));
+        assert_eq!(knuth_dp(&w).cost, 12.0);
+    }
+}

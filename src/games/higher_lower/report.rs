@@ -1,0 +1,153 @@
+//! Higher-lower's report section: the published values beside ours, all of
+//! ours read from the tables.
+
+use crate::artifacts::columns::Columns;
+use crate::game::Dataset;
+use crate::published;
+use arrow::record_batch::RecordBatch;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+pub fn report(data: &dyn Dataset) -> anyhow::Result<String> {
+    let mut md = String::new();
+    let Some(values) = data.table("higher_lower", "values")? else {
+        return Ok("No values table.\n".into());
+    };
+    let thesis = published::section("higher_lower");
+    let by_n = best_rows(&values)?;
+    writeln!(md, "Source: {}.\n", published::text(thesis, "source"))?;
+
+    writeln!(md, "### Values V(N) against Johnson's\n")?;
+    writeln!(md, "| N | published | ours | agrees |\n|---|---|---|---|")?;
+    let johnson = thesis["johnson"].as_array().expect("johnson is a list");
+    let value = values.strs("value")?;
+    for (k, theirs) in johnson.iter().enumerate() {
+        let theirs = theirs.as_str().expect("fractions as strings");
+        let ours = by_n.get(&(k as u32 + 1)).map(|&r| value.value(r));
+        writeln!(
+            md,
+            "| {} | {theirs} | {} | {} |",
+            k + 1,
+            ours.unwrap_or("not run"),
+            agree(ours.map(|o| o == theirs))
+        )?;
+    }
+    let v509 = published::text(thesis, "v509");
+    let ours509 = by_n.get(&509).map(|&r| value.value(r));
+    writeln!(
+        md,
+        "\nV(509) as printed in the thesis ({} digits over {}): {}.\n",
+        v509.split('/').next().map_or(0, str::len),
+        v509.split('/').nth(1).map_or(0, str::len),
+        match ours509 {
+            Some(ours) if ours == v509 => "ours is identical".to_string(),
+            Some(ours) => format!("**ours differs**: `{ours}`"),
+            None => "N = 509 not in this run".to_string(),
+        }
+    )?;
+
+    writeln!(md, "### Table 3.1: most guesses used by Bob's optimal strategy\n")?;
+    writeln!(md, "| guesses (thesis) | N (thesis) | our max guesses over these N | N run |\n|---|---|---|---|")?;
+    let guesses = values.u8s("bob_max_guesses")?;
+    for range in thesis["table_3_1"].as_array().expect("table_3_1 is a list") {
+        let r: Vec<i64> =
+            range.as_array().expect("triples").iter().map(|v| v.as_integer().expect("integers")).collect();
+        let ours: Vec<u8> =
+            (r[1]..=r[2]).filter_map(|n| by_n.get(&(n as u32)).map(|&row| guesses.value(row))).collect();
+        let summary = match (ours.iter().min(), ours.iter().max()) {
+            (Some(lo), Some(hi)) if lo == hi => lo.to_string(),
+            (Some(lo), Some(hi)) => format!("{lo} to {hi}"),
+            _ => "-".into(),
+        };
+        writeln!(md, "| {} | {}-{} | {summary} | {} |", r[0], r[1], r[2], ours.len())?;
+    }
+    writeln!(
+        md,
+        "\nOurs is the largest tree height in the computed optimal mixture; Bob's optimal mixture need not be unique.\n"
+    )?;
+
+    writeln!(md, "### Solver effort per method\n")?;
+    writeln!(
+        md,
+        "| method | N solved | median rounds | median simplex pivots | median seconds | exact repairs |\n|---|---|---|---|---|---|"
+    )?;
+    let (method, rounds, iterations, seconds, pivots) = (
+        values.strs("method")?,
+        values.u32s("rounds")?,
+        values.u64s("iterations")?,
+        values.f64s("solve_seconds")?,
+        values.u32s("exact_pivots")?,
+    );
+    let mut methods: Vec<&str> = (0..values.num_rows()).map(|r| method.value(r)).collect();
+    methods.sort_unstable();
+    methods.dedup();
+    for m in methods {
+        let rows: Vec<usize> = (0..values.num_rows()).filter(|&r| method.value(r) == m).collect();
+        let median = |mut v: Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        let repairs: Vec<String> = rows
+            .iter()
+            .filter(|&&r| pivots.value(r) > 0)
+            .map(|&r| values.u32s("n").map(|n| n.value(r).to_string()))
+            .collect::<Result<_, _>>()?;
+        writeln!(
+            md,
+            "| {m} | {} | {:.0} | {:.0} | {:.3} | {} |",
+            rows.len(),
+            median(rows.iter().map(|&r| f64::from(rounds.value(r))).collect()),
+            median(rows.iter().map(|&r| iterations.value(r) as f64).collect()),
+            median(rows.iter().map(|&r| seconds.value(r)).collect()),
+            if repairs.is_empty() { "none".to_string() } else { format!("N = {}", repairs.join(", ")) }
+        )?;
+    }
+    let failed: Vec<String> = thesis["failed_in_thesis"]
+        .as_array()
+        .expect("list")
+        .iter()
+        .filter_map(|v| v.as_integer())
+        .filter_map(|n| {
+            by_n.get(&(n as u32)).map(|&r| {
+                format!("N = {n}: {}", values.strs("exact_status").map(|s| s.value(r).to_string()).unwrap_or_default())
+            })
+        })
+        .collect();
+    if !failed.is_empty() {
+        writeln!(md, "\nThe thesis lost these N to floating point; here: {}.", failed.join(", "))?;
+    }
+    if let Some(v) = data.table("higher_lower", "verification")? {
+        let status = v.strs("status")?;
+        let count = |s: &str| status.iter().filter(|x| *x == Some(s)).count();
+        writeln!(
+            md,
+            "\nVerification: {} tasks certified, {} repaired, {} failed.",
+            count("certified"),
+            count("repaired"),
+            count("failed")
+        )?;
+    }
+    md.push('\n');
+    Ok(md)
+}
+
+/// Row per N to report: the first method in name order that has the N.
+fn best_rows(values: &RecordBatch) -> anyhow::Result<BTreeMap<u32, usize>> {
+    let (n, method) = (values.u32s("n")?, values.strs("method")?);
+    let mut rows: BTreeMap<u32, usize> = BTreeMap::new();
+    for r in 0..values.num_rows() {
+        let keep = rows.get(&n.value(r)).is_none_or(|&old| method.value(r) < method.value(old));
+        if keep {
+            rows.insert(n.value(r), r);
+        }
+    }
+    Ok(rows)
+}
+
+fn agree(ok: Option<bool>) -> &'static str {
+    match ok {
+        Some(true) => "yes",
+        Some(false) => "**no**",
+        None => "-",
+    }
+}

@@ -1,0 +1,313 @@
+//! Column generation for the higher-lower game, in floating point.
+//!
+//! The restricted master (see `master`) holds the trees found so far; each
+//! round re-optimises it and prices: Bob's best tree against Alice's current
+//! dual strategy enters if it beats the master's value. Every pricing at a
+//! distribution pi gives a lower bound min_T pi S_T / 2 <= V(N); the master's
+//! value is an upper bound. The methods are the seed's variants and ours,
+//! selectable for side-by-side comparison.
+
+use super::master::{Master, Var};
+use super::pricing::{depth_limited_dp, interval_dp, knuth_dp};
+use super::symmetric::SymmetricGame;
+use super::tree::Tree;
+use serde::Deserialize;
+use std::collections::HashMap;
+use std::time::Instant;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Method {
+    /// The seed's plain method: price every round with the O(N^3) interval DP.
+    Dresher,
+    /// The seed's fast pricing: the depth-limited DP, confirmed by the O(N^3) DP at the end.
+    FastPricing,
+    /// Fast pricing against c*gamma + (1-c)*alpha, gamma = the solution for N-1 (the seed's heuristic).
+    Guess,
+    /// Ours: Knuth's O(N^2) pricing, warm start from N-1's trees, dual smoothing around the best lower bound.
+    Auto,
+}
+
+impl Method {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Dresher => "dresher",
+            Method::FastPricing => "fast-pricing",
+            Method::Guess => "guess",
+            Method::Auto => "auto",
+        }
+    }
+
+    /// Whether the method uses the previous N's solution.
+    pub fn uses_previous(self) -> bool {
+        matches!(self, Method::Guess | Method::Auto)
+    }
+}
+
+/// One pricing round of the trace (values in units of V, i.e. guesses).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TracePoint {
+    pub round: u32,
+    /// The restricted master's value: an upper bound on V(N).
+    pub upper: f64,
+    /// The best lower bound from this round's pricing.
+    pub lower: f64,
+}
+
+/// A basic variable of the final master, with trees in full.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum BasicVar {
+    Slack(usize),
+    Tree(Tree),
+}
+
+/// The floating-point result of one solve.
+#[derive(Debug, Clone)]
+pub struct FloatSolution {
+    pub n: usize,
+    pub method: Method,
+    pub value: f64,
+    /// Best lower bound seen (V(N) >= lower).
+    pub lower: f64,
+    pub basis: Vec<BasicVar>,
+    /// Alice's symmetric strategy beta (distribution over the rows).
+    pub beta: Vec<f64>,
+    /// Simplex iterations of the master over all rounds.
+    pub iterations: u64,
+    /// Pricing rounds (= master solves).
+    pub rounds: u32,
+    pub pricing_calls: u32,
+    /// Trees generated (columns of the master).
+    pub columns: u32,
+    pub warm_started: bool,
+    pub trace: Vec<TracePoint>,
+    pub seconds: f64,
+}
+
+pub struct SolveOptions {
+    pub method: Method,
+    /// Stop when the relative gap between the bounds is at most this.
+    pub tolerance: f64,
+    /// Safety cap on pricing rounds.
+    pub max_rounds: u32,
+}
+
+/// Weight of the guess in the seed's mixing heuristic at the start.
+const GUESS_WEIGHT: f64 = 0.9;
+/// Weight of the stability centre in our dual smoothing (Wentges).
+const SMOOTHING: f64 = 0.5;
+/// Weight of the centre while it is the guess from N-1: away from powers of two
+/// the guess is an exactly optimal strategy for Alice, so pricing at it (almost)
+/// picks, among its best responses, the one best against the master's duals.
+const GUESS_CENTRE_WEIGHT: f64 = 0.999;
+
+/// Solves the game for `n` keys; `previous` is the solution for n - 1 (used by
+/// the methods that warm-start).
+pub fn solve(n: usize, options: &SolveOptions, previous: Option<&FloatSolution>) -> FloatSolution {
+    let start = Instant::now();
+    let game = SymmetricGame::new(n);
+    let previous = previous.filter(|p| p.n + 1 == n && options.method.uses_previous());
+
+    // Initial columns: N-1's basic trees with a new middle key (ours), else the
+    // best tree against the uniform strategy.
+    let mut trees: Vec<Tree> = Vec::new();
+    if options.method == Method::Auto
+        && let Some(prev) = previous
+    {
+        for var in &prev.basis {
+            if let BasicVar::Tree(t) = var {
+                let stretched = canonical(t.insert_key(n.div_ceil(2)));
+                if !trees.contains(&stretched) {
+                    trees.push(stretched);
+                }
+            }
+        }
+    }
+    if trees.is_empty() {
+        trees.push(canonical(knuth_dp(&vec![1.0; n]).tree));
+    }
+    let mut index: HashMap<Tree, usize> = trees.iter().cloned().enumerate().map(|(i, t)| (t, i)).collect();
+    let mut master = Master::new(game.rows(), &trees.iter().map(|t| game.column(t)).collect::<Vec<_>>());
+
+    let gamma: Option<Vec<f64>> = previous.map(|p| stretch(&p.beta, n));
+    // Our stability centre: the guess first (usually exactly optimal for Alice),
+    // then whichever priced point gave the best lower bound.
+    let mut centre: Option<Vec<f64>> = gamma.clone().filter(|_| options.method == Method::Auto);
+    let mut centre_is_guess = centre.is_some();
+    let mut guess_weight = if options.method == Method::Guess && gamma.is_some() { GUESS_WEIGHT } else { 0.0 };
+    let (mut rounds, mut pricing_calls) = (0u32, 0u32);
+    let mut lower = f64::NEG_INFINITY;
+    let mut trace = Vec::new();
+
+    let optimum = loop {
+        let optimum = master.solve();
+        rounds += 1;
+        let w = &optimum.duals;
+        let upper = 1.0 / (2.0 * optimum.objective);
+        let total: f64 = w.iter().sum();
+        let pi: Vec<f64> = w.iter().map(|x| x / total).collect();
+        let reduced = |tree: &Tree| 1.0 - game.column(tree).iter().zip(w).map(|(s, w)| f64::from(*s) * w).sum::<f64>();
+
+        // Price at a smoothed distribution first (if the method smooths); on
+        // mispricing fall back to pi itself.
+        let smoothed: Option<Vec<f64>> = match options.method {
+            Method::Guess if guess_weight > 0.0 => gamma.as_ref().map(|g| mix(g, &pi, guess_weight)),
+            Method::Auto => centre.as_ref().map(|c| {
+                let weight = if centre_is_guess { GUESS_CENTRE_WEIGHT } else { SMOOTHING };
+                mix(c, &pi, weight)
+            }),
+            _ => None,
+        };
+        let mut entering = None;
+        let mut round_lower = f64::NEG_INFINITY;
+        for point in smoothed.iter().chain(std::iter::once(&pi)) {
+            pricing_calls += 1;
+            let best = price(&game, options.method, point);
+            let bound = column_cost(&game, &best, point) / 2.0;
+            round_lower = round_lower.max(bound);
+            if bound > lower {
+                // Move the centre only for a real improvement, not rounding noise.
+                if options.method == Method::Auto && bound > lower + 1e-12 * bound && centre.as_ref() != Some(point) {
+                    centre = Some(point.clone());
+                    centre_is_guess = false;
+                }
+                lower = bound;
+            }
+            if reduced(&best) > options.tolerance {
+                entering = Some(best);
+                break;
+            }
+            // A smoothed point found nothing: trust the guess less.
+            guess_weight = if guess_weight < 0.02 { 0.0 } else { guess_weight * 0.5 };
+        }
+        // The seed's fast pricing must be confirmed by the exact DP before stopping.
+        if entering.is_none() && matches!(options.method, Method::FastPricing | Method::Guess) {
+            pricing_calls += 1;
+            let exact = interval_dp(&game.key_weights(&pi)).tree;
+            round_lower = round_lower.max(column_cost(&game, &exact, &pi) / 2.0);
+            lower = lower.max(round_lower);
+            entering = (reduced(&exact) > options.tolerance).then_some(exact);
+        }
+        trace.push(TracePoint { round: rounds, upper, lower: round_lower });
+        match entering {
+            Some(tree) if rounds < options.max_rounds => {
+                // A tree and its mirror have the same symmetric column: keep one.
+                let tree = canonical(tree);
+                if !index.contains_key(&tree) {
+                    master.add_column(&game.column(&tree));
+                    index.insert(tree.clone(), trees.len());
+                    trees.push(tree);
+                }
+            }
+            _ => break optimum,
+        }
+    };
+
+    let total: f64 = optimum.duals.iter().sum();
+    FloatSolution {
+        n,
+        method: options.method,
+        value: 1.0 / (2.0 * optimum.objective),
+        lower,
+        basis: master
+            .basis()
+            .into_iter()
+            .map(|v| match v {
+                Var::Slack(j) => BasicVar::Slack(j),
+                Var::Column(c) => BasicVar::Tree(trees[c].clone()),
+            })
+            .collect(),
+        beta: optimum.duals.iter().map(|x| x / total).collect(),
+        iterations: master.iterations(),
+        rounds,
+        pricing_calls,
+        columns: trees.len() as u32,
+        warm_started: previous.is_some(),
+        trace,
+        seconds: start.elapsed().as_secs_f64(),
+    }
+}
+
+/// The representative of {tree, mirror}: both have the same symmetric column.
+fn canonical(tree: Tree) -> Tree {
+    let mirror = tree.mirror();
+    if mirror < tree { mirror } else { tree }
+}
+
+/// Bob's best tree against the symmetric distribution `point`, by the method's pricer.
+fn price(game: &SymmetricGame, method: Method, point: &[f64]) -> Tree {
+    let weights = game.key_weights(point);
+    match method {
+        Method::Dresher => interval_dp(&weights).tree,
+        Method::FastPricing | Method::Guess => {
+            let h = usize::BITS - game.n.leading_zeros() + 1; // ceil(lg(N+1)) + 1
+            depth_limited_dp(&weights, h).map_or_else(|| interval_dp(&weights).tree, |p| p.tree)
+        }
+        Method::Auto => knuth_dp(&weights).tree,
+    }
+}
+
+/// pi . S_T.
+fn column_cost(game: &SymmetricGame, tree: &Tree, point: &[f64]) -> f64 {
+    game.column(tree).iter().zip(point).map(|(s, p)| f64::from(*s) * p).sum()
+}
+
+/// c * a + (1 - c) * b.
+fn mix(a: &[f64], b: &[f64], c: f64) -> Vec<f64> {
+    a.iter().zip(b).map(|(x, y)| c * x + (1.0 - c) * y).collect()
+}
+
+/// A guess for N's symmetric strategy from N-1's: the middle entry is split or
+/// duplicated so that the pairs line up, then renormalised.
+fn stretch(beta: &[f64], n: usize) -> Vec<f64> {
+    let m = n.div_ceil(2);
+    let mut out = beta.to_vec();
+    if out.len() < m {
+        // N odd: N-1 even had no middle key; the new middle key copies half the innermost pair.
+        let last = *out.last().unwrap_or(&1.0);
+        out.push(last / 2.0);
+    } else if let Some(last) = out.last_mut() {
+        // N even: N-1's middle key becomes a pair.
+        *last *= 2.0;
+    }
+    let total: f64 = out.iter().sum();
+    out.iter().map(|x| x / total).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(method: Method) -> SolveOptions {
+        SolveOptions { method, tolerance: 1e-10, max_rounds: 1_000_000 }
+    }
+
+    #[test]
+    fn johnsons_small_values_in_floating_point() {
+        let johnson = [1.0, 1.5, 1.8, 2.0, 20.0 / 9.0, 2.4, 23.0 / 9.0, 2.7, 31.0 / 11.0, 35.0 / 12.0, 187.0 / 62.0];
+        for method in [Method::Dresher, Method::FastPricing, Method::Guess, Method::Auto] {
+            let mut previous: Option<FloatSolution> = None;
+            for (i, v) in johnson.iter().enumerate() {
+                let s = solve(i + 1, &options(method), previous.as_ref());
+                assert!((s.value - v).abs() < 1e-9, "{method:?} N = {}: {} vs {v}", i + 1, s.value);
+                assert!(s.lower <= s.value + 1e-9);
+                previous = Some(s);
+            }
+        }
+    }
+
+    #[test]
+    fn methods_agree_at_moderate_n() {
+        let mut previous = solve(59, &options(Method::Auto), None);
+        for n in 60..=64 {
+            let values: Vec<f64> = [Method::Dresher, Method::FastPricing, Method::Guess, Method::Auto]
+                .iter()
+                .map(|&m| solve(n, &options(m), Some(&previous)).value)
+                .collect();
+            for v in &values {
+                assert!((v - values[0]).abs() < 1e-9, "N = {n}: {values:?}");
+            }
+            previous = solve(n, &options(Method::Auto), Some(&previous));
+        }
+    }
+}

@@ -1,0 +1,72 @@
+//! The higher-lower tables (schemas in the README): values, alice, bob, trace.
+
+use super::exact_stage::ExactOutcome;
+use super::solver::FloatSolution;
+use crate::artifacts::columns::TableBuilder;
+use crate::exact::{format_pq, to_f64};
+use crate::game::Table;
+
+/// All tables of one task from its solved N.
+pub fn tables(solved: &[(FloatSolution, ExactOutcome)]) -> anyhow::Result<Vec<Table>> {
+    let method = |f: &FloatSolution| f.method.as_str();
+    let values = TableBuilder::new()
+        .u32("n", solved.iter().map(|(f, _)| f.n as u32))
+        .str("method", solved.iter().map(|(f, _)| method(f)))
+        .str("value", solved.iter().map(|(_, e)| format_pq(&e.value)))
+        .f64("value_f64", solved.iter().map(|(_, e)| to_f64(&e.value)))
+        .f64("float_value_f64", solved.iter().map(|(f, _)| f.value))
+        .f64("float_lower_f64", solved.iter().map(|(f, _)| f.lower))
+        .u64("iterations", solved.iter().map(|(f, _)| f.iterations))
+        .u32("rounds", solved.iter().map(|(f, _)| f.rounds))
+        .u32("pricing_calls", solved.iter().map(|(f, _)| f.pricing_calls))
+        .u32("columns", solved.iter().map(|(f, _)| f.columns))
+        .u32("alice_support", solved.iter().map(|(_, e)| e.certificate.alice_support as u32))
+        .u32("bob_support", solved.iter().map(|(_, e)| e.certificate.bob_support as u32))
+        .u8("bob_max_guesses", solved.iter().map(|(_, e)| e.certificate.bob_max_guesses))
+        .u32("exact_pivots", solved.iter().map(|(_, e)| e.exact_pivots))
+        .str("exact_status", solved.iter().map(|(_, e)| if e.exact_pivots == 0 { "certified" } else { "repaired" }))
+        .str("repair_reason", solved.iter().map(|(_, e)| e.repair_reason.clone().unwrap_or_default()))
+        .bool("warm_started", solved.iter().map(|(f, _)| f.warm_started))
+        .f64("solve_seconds", solved.iter().map(|(f, _)| f.seconds))
+        .f64("exact_seconds", solved.iter().map(|(_, e)| e.seconds))
+        .build("values")?;
+
+    let alice: Vec<(u32, &str, u32, &crate::exact::Rational)> = solved
+        .iter()
+        .flat_map(|(f, e)| e.alpha.iter().enumerate().map(move |(i, p)| (f.n as u32, method(f), i as u32 + 1, p)))
+        .collect();
+    let alice = TableBuilder::new()
+        .u32("n", alice.iter().map(|r| r.0))
+        .str("method", alice.iter().map(|r| r.1))
+        .u32("i", alice.iter().map(|r| r.2))
+        .str("prob", alice.iter().map(|r| format_pq(r.3)))
+        .f64("prob_f64", alice.iter().map(|r| to_f64(r.3)))
+        .build("alice")?;
+
+    let bob: Vec<(u32, &str, u32, &crate::exact::Rational, Vec<u8>)> = solved
+        .iter()
+        .flat_map(|(f, e)| {
+            e.bob.iter().enumerate().map(move |(k, (t, y))| (f.n as u32, method(f), k as u32, y, t.depths().to_vec()))
+        })
+        .collect();
+    let bob_table = TableBuilder::new()
+        .u32("n", bob.iter().map(|r| r.0))
+        .str("method", bob.iter().map(|r| r.1))
+        .u32("tree", bob.iter().map(|r| r.2))
+        .str("weight", bob.iter().map(|r| format_pq(r.3)))
+        .f64("weight_f64", bob.iter().map(|r| to_f64(r.3)))
+        .u8("height", bob.iter().map(|r| r.4.iter().copied().max().unwrap_or(0)))
+        .u8_lists("depths", bob.into_iter().map(|r| r.4))
+        .build("bob")?;
+
+    let trace: Vec<(u32, &str, &super::solver::TracePoint)> =
+        solved.iter().flat_map(|(f, _)| f.trace.iter().map(move |t| (f.n as u32, method(f), t))).collect();
+    let trace = TableBuilder::new()
+        .u32("n", trace.iter().map(|r| r.0))
+        .str("method", trace.iter().map(|r| r.1))
+        .u32("round", trace.iter().map(|r| r.2.round))
+        .f64("upper_f64", trace.iter().map(|r| r.2.upper))
+        .f64("lower_f64", trace.iter().map(|r| r.2.lower))
+        .build("trace")?;
+    Ok(vec![values, alice, bob_table, trace])
+}

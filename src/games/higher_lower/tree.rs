@@ -1,0 +1,207 @@
+//! Bob's pure strategies: binary search trees on the keys 1..=N, stored as
+//! depth vectors. `depths[k - 1]` is the depth of key k with the root at depth
+//! 1, which is exactly the number of guesses Bob needs when Alice's secret is
+//! k. The depth vector determines the tree: the root of every key interval is
+//! its unique shallowest key.
+
+use std::fmt;
+
+/// A binary search tree on 1..=N, as its (validated) depth vector.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Tree(Vec<u8>);
+
+impl Tree {
+    /// Validates a depth vector: every interval of keys that forms a subtree
+    /// must have a unique shallowest key at the expected depth.
+    pub fn from_depths(depths: Vec<u8>) -> Result<Tree, String> {
+        if depths.is_empty() {
+            return Err("a tree needs at least one key".into());
+        }
+        check_interval(&depths, 1).map_err(|why| format!("not a binary search tree: {why}"))?;
+        Ok(Tree(depths))
+    }
+
+    /// A depth vector known to be valid (checked in debug builds).
+    pub(crate) fn new_unchecked(depths: Vec<u8>) -> Tree {
+        debug_assert!(check_interval(&depths, 1).is_ok(), "invalid depth vector {depths:?}");
+        Tree(depths)
+    }
+
+    /// Builds the tree whose root of every interval [a, b] (1-based, inclusive)
+    /// is `root(a, b)`.
+    pub fn from_roots(n: usize, root: impl Fn(usize, usize) -> usize) -> Tree {
+        let mut depths = vec![0u8; n];
+        let mut stack = vec![(1usize, n, 1u8)];
+        while let Some((a, b, depth)) = stack.pop() {
+            if a > b {
+                continue;
+            }
+            let r = root(a, b);
+            debug_assert!((a..=b).contains(&r));
+            depths[r - 1] = depth;
+            stack.push((a, r - 1, depth + 1));
+            stack.push((r + 1, b, depth + 1));
+        }
+        Tree::new_unchecked(depths)
+    }
+
+    pub fn depths(&self) -> &[u8] {
+        &self.0
+    }
+
+    /// Number of keys N.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The most guesses Bob needs with this tree.
+    pub fn height(&self) -> u8 {
+        self.0.iter().copied().max().unwrap_or(0)
+    }
+
+    /// The tree reflected by k -> N + 1 - k.
+    pub fn mirror(&self) -> Tree {
+        Tree(self.0.iter().rev().copied().collect())
+    }
+
+    /// The tree on N + 1 keys obtained by inserting a new key just before key
+    /// `position` (1-based; `position = N + 1` appends a new largest key). The
+    /// new key becomes a leaf under whichever in-order neighbour has a free
+    /// child slot towards it, as in ordinary BST insertion.
+    pub fn insert_key(&self, position: usize) -> Tree {
+        assert!((1..=self.len() + 1).contains(&position));
+        // In-order neighbours of the new key: keys position - 1 and position (old numbering).
+        let left = (position > 1).then(|| self.0[position - 2]);
+        let right = (position <= self.len()).then(|| self.0[position - 1]);
+        // The deeper neighbour is the one whose child slot faces the gap.
+        let parent = match (left, right) {
+            (Some(l), Some(r)) => l.max(r),
+            (Some(d), None) | (None, Some(d)) => d,
+            (None, None) => unreachable!("a tree has at least one key"),
+        };
+        let mut depths = self.0.clone();
+        depths.insert(position - 1, parent + 1);
+        Tree::new_unchecked(depths)
+    }
+}
+
+impl fmt::Debug for Tree {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Tree{:?}", self.0)
+    }
+}
+
+/// Checks that `depths` is the depth vector of a BST whose root has depth `top`.
+fn check_interval(depths: &[u8], top: u8) -> Result<(), String> {
+    // Iterative over (slice offset, length, expected root depth).
+    let mut stack = vec![(0usize, depths.len(), top)];
+    while let Some((start, len, level)) = stack.pop() {
+        if len == 0 {
+            continue;
+        }
+        let part = &depths[start..start + len];
+        let shallowest = *part.iter().min().expect("non-empty");
+        if shallowest != level {
+            return Err(format!(
+                "keys {}..={} have shallowest depth {shallowest}, expected {level}",
+                start + 1,
+                start + len
+            ));
+        }
+        let mut roots = part.iter().enumerate().filter(|(_, d)| **d == level).map(|(i, _)| i);
+        let root = roots.next().expect("shallowest exists");
+        if roots.next().is_some() {
+            return Err(format!("keys {}..={} have two keys at depth {level}", start + 1, start + len));
+        }
+        stack.push((start, root, level + 1));
+        stack.push((start + root + 1, len - root - 1, level + 1));
+    }
+    Ok(())
+}
+
+/// Every binary search tree on 1..=n (Catalan(n) of them): for brute force on small n.
+pub fn all_trees(n: usize) -> Vec<Tree> {
+    fn build(n: usize) -> Vec<Vec<u8>> {
+        if n == 0 {
+            return vec![Vec::new()];
+        }
+        let mut out = Vec::new();
+        for root in 0..n {
+            for left in build(root) {
+                for right in build(n - root - 1) {
+                    let mut depths: Vec<u8> = left.iter().map(|d| d + 1).collect();
+                    depths.push(1);
+                    depths.extend(right.iter().map(|d| d + 1));
+                    out.push(depths);
+                }
+            }
+        }
+        out
+    }
+    build(n).into_iter().map(Tree::new_unchecked).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn catalan_many_valid_distinct_trees() {
+        let catalan = [1usize, 1, 2, 5, 14, 42, 132, 429, 1430, 4862];
+        for (n, &count) in catalan.iter().enumerate().skip(1) {
+            let trees = all_trees(n);
+            assert_eq!(trees.len(), count);
+            let distinct: std::collections::HashSet<_> = trees.iter().collect();
+            assert_eq!(distinct.len(), trees.len());
+            for t in &trees {
+                assert!(Tree::from_depths(t.depths().to_vec()).is_ok());
+                assert!(all_trees(n).contains(&t.mirror()));
+            }
+        }
+    }
+
+    #[test]
+    fn rejects_non_trees() {
+        // The seed's example of an invalid subsequence of the complete tree.
+        assert!(Tree::from_depths(vec![3, 3, 1, 3, 2, 3]).is_err());
+        assert!(Tree::from_depths(vec![3, 2, 1, 3, 2, 3]).is_ok());
+        assert!(Tree::from_depths(vec![1, 1]).is_err());
+        assert!(Tree::from_depths(vec![2, 2]).is_err());
+        assert!(Tree::from_depths(vec![1, 3]).is_err());
+        assert!(Tree::from_depths(vec![]).is_err());
+        // Every vector in {1..4}^4 is valid exactly when it is one of the 14 trees.
+        let trees = all_trees(4);
+        for code in 0..256u32 {
+            let v: Vec<u8> = (0..4).map(|i| (code >> (2 * i) & 3) as u8 + 1).collect();
+            assert_eq!(Tree::from_depths(v.clone()).is_ok(), trees.iter().any(|t| t.depths() == v));
+        }
+    }
+
+    #[test]
+    fn insertion_gives_valid_trees_everywhere() {
+        for n in 1..=7 {
+            for t in all_trees(n) {
+                for p in 1..=n + 1 {
+                    let bigger = t.insert_key(p);
+                    assert!(Tree::from_depths(bigger.depths().to_vec()).is_ok(), "{t:?} at {p}");
+                    // Removing the new leaf gives the old tree back.
+                    let mut back = bigger.depths().to_vec();
+                    back.remove(p - 1);
+                    assert_eq!(back, t.depths());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn roots_build_the_tree() {
+        // Always guess the middle: the balanced tree on 7 keys.
+        let t = Tree::from_roots(7, |a, b| (a + b) / 2);
+        assert_eq!(t.depths(), [3, 2, 3, 1, 3, 2, 3]);
+        assert_eq!(t.height(), 3);
+    }
+}
