@@ -6,11 +6,13 @@
 mod dice_rational;
 mod dixon;
 mod fraction;
+mod rank;
 mod scalar;
 
 pub use dice_rational::DiceRational;
 pub use dixon::{DixonError, DixonSolver, ExactSolution};
 pub use fraction::{format_pq, parse_pq, to_f64};
+pub use rank::rank_mod_p;
 pub use scalar::{ExactScalar, Scalar};
 
 pub use malachite::{Integer, Natural, Rational};

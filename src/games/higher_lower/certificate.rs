@@ -88,6 +88,34 @@ pub fn certify(value: &Rational, alpha: &[Rational], bob: &[(Tree, Rational)]) -
     })
 }
 
+/// Whether Alice's optimal strategy is unique, given an optimal mixture of
+/// Bob's and the value. Every optimal alpha vanishes off the keys Bob holds to
+/// exactly V and satisfies alpha . d_T = V on Bob's support (complementary
+/// slackness), so alpha is unique when those equations and sum(alpha) = 1 have
+/// full rank on the tight keys. The rank is taken modulo a prime, a lower
+/// bound on the rational rank: `true` is a proof, `false` means unproven.
+pub fn alice_unique(value: &Rational, bob: &[(Tree, Rational)]) -> bool {
+    let Some((first, _)) = bob.first() else { return false };
+    let n = first.len();
+    let support: Vec<&(Tree, Rational)> = bob.iter().filter(|(_, y)| *y > 0u32).collect();
+    let weights: Vec<Rational> = support.iter().map(|(_, y)| y.clone()).collect();
+    let (numerators, scale) = common_denominator(&weights);
+    let target = value * Rational::from(scale);
+    let tight: Vec<usize> = (0..n)
+        .filter(|&k| {
+            let load = support
+                .iter()
+                .zip(&numerators)
+                .fold(Integer::from(0), |sum, ((t, _), y)| sum + y * Integer::from(t.depths()[k]));
+            load == target
+        })
+        .collect();
+    let mut rows: Vec<Vec<i64>> =
+        support.iter().map(|(t, _)| tight.iter().map(|&k| i64::from(t.depths()[k])).collect()).collect();
+    rows.push(vec![1; tight.len()]);
+    crate::exact::rank_mod_p(&rows) == tight.len()
+}
+
 /// Integers q_i = r_i * D and D, for the least common denominator D of `values`.
 pub fn common_denominator(values: &[Rational]) -> (Vec<Integer>, Natural) {
     let scale = values.iter().fold(Natural::from(1u32), |d, v| d.lcm(v.to_denominator()));
@@ -135,6 +163,17 @@ mod tests {
         assert!(certify(&q(9, 5), &alpha, &lopsided).unwrap_err().contains("Bob's mixture lets Alice get"));
         let negative = [q(3, 5), q(-1, 5), q(3, 5)];
         assert!(certify(&q(9, 5), &negative, &bob).is_err());
+    }
+
+    #[test]
+    fn uniqueness_of_alice() {
+        // N = 3: Bob's mixture pins alpha down uniquely.
+        let bob = [(tree(&[2, 1, 2]), q(3, 5)), (tree(&[1, 3, 2]), q(1, 5)), (tree(&[2, 3, 1]), q(1, 5))];
+        assert!(alice_unique(&q(9, 5), &bob));
+        // N = 4: V = 2 with Bob mixing (1,3,2,3) and its mirror; every alpha in
+        // the optimal face [x1 in 1/4..3/8] of the seed's example is optimal.
+        let bob4 = [(tree(&[2, 1, 3, 2]), q(1, 2)), (tree(&[2, 3, 1, 2]), q(1, 2))];
+        assert!(!alice_unique(&q(2, 1), &bob4));
     }
 
     #[test]

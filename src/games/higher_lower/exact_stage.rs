@@ -10,7 +10,7 @@
 //! a negative dual brings its slack in, else the DP's best tree enters, and
 //! the exact ratio test picks the leaving variable.
 
-use super::certificate::{Certificate, certify};
+use super::certificate::{Certificate, alice_unique, certify};
 use super::pricing::knuth_dp;
 use super::solver::{BasicVar, FloatSolution};
 use super::symmetric::SymmetricGame;
@@ -35,6 +35,8 @@ pub struct ExactOutcome {
     /// Why the float basis was not optimal, if it was not.
     pub repair_reason: Option<String>,
     pub certificate: Certificate,
+    /// Proven that alpha is Alice's only optimal strategy (rank test); false: unproven.
+    pub alice_unique: bool,
     pub seconds: f64,
 }
 
@@ -47,8 +49,20 @@ pub fn exact_stage(float: &FloatSolution) -> Result<ExactOutcome, String> {
     let mut reason: Option<String> = None;
     loop {
         let solved = SolvedBasis::new(&game, &basis)?;
-        if let Some(row) = solved.x.numerators.iter().position(|x| *x < 0) {
-            return Err(format!("the float basis is primal infeasible in exact arithmetic (row {row})"));
+        // A basic variable the float stage saw as zero may be slightly negative
+        // exactly: a dual simplex pivot (a slack enters in its place) restores
+        // feasibility; the primal pivots below then restore optimality.
+        if let Some(position) = solved.x.numerators.iter().position(|x| *x < 0) {
+            let Some(slack) = solved.dual_ratio_test(&game, position) else {
+                return Err(format!("the float basis is primal infeasible in exact arithmetic (row {position})"));
+            };
+            reason.get_or_insert_with(|| format!("basic variable {} is negative in exact arithmetic", position + 1));
+            if pivots >= MAX_EXACT_PIVOTS {
+                return Err(format!("no exact optimum after {pivots} exact pivots"));
+            }
+            basis[position] = BasicVar::Slack(slack);
+            pivots += 1;
+            continue;
         }
         let entering = match solved.improving_slack() {
             Some(j) => Some(BasicVar::Slack(j)),
@@ -57,7 +71,9 @@ pub fn exact_stage(float: &FloatSolution) -> Result<ExactOutcome, String> {
         let Some(entering) = entering else {
             let (value, alpha, bob) = solved.strategies(&game);
             let certificate = certify(&value, &alpha, &bob)?;
+            let alice_unique = alice_unique(&value, &bob);
             return Ok(ExactOutcome {
+                alice_unique,
                 value,
                 alpha,
                 bob,
@@ -141,6 +157,24 @@ impl<'b> SolvedBasis<'b> {
                     .then(i.cmp(&j))
             })
             .expect("the master is bounded: some d_i > 0")
+    }
+
+    /// The dual simplex ratio test over the slacks for the basis position
+    /// `position` (negative x): with rho = row `position` of B^-1 (rho_j is
+    /// slack j's entry in that row), the nonbasic slack with rho_j < 0 that
+    /// minimises w_j / -rho_j, which keeps the duals non-negative.
+    fn dual_ratio_test(&self, game: &SymmetricGame, position: usize) -> Option<usize> {
+        let m = game.rows();
+        let unit: Vec<i64> = (0..m).map(|i| i64::from(i == position)).collect();
+        let rho = self.solver.solve_transposed(&unit);
+        let basic: Vec<bool> =
+            (0..m).map(|j| self.basis.iter().any(|v| matches!(v, BasicVar::Slack(k) if *k == j))).collect();
+        (0..m).filter(|&j| !basic[j] && rho.numerators[j] < 0 && self.w.numerators[j] >= 0).min_by(|&i, &j| {
+            // w_i / -rho_i < w_j / -rho_j  <=>  w_i (-rho_j) < w_j (-rho_i).
+            (&self.w.numerators[i] * -&rho.numerators[j])
+                .cmp(&(&self.w.numerators[j] * -&rho.numerators[i]))
+                .then(i.cmp(&j))
+        })
     }
 
     /// V, Alice's full strategy, and Bob's full mixture (each symmetric tree

@@ -4,7 +4,9 @@
 //! value from both sides.
 
 pub mod certificate;
+pub mod conjectures;
 pub mod exact_stage;
+mod kernels;
 pub mod master;
 pub mod pricing;
 mod report;

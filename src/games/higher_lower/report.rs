@@ -66,18 +66,21 @@ pub fn report(data: &dyn Dataset) -> anyhow::Result<String> {
         "\nOurs is the largest tree height in the computed optimal mixture; Bob's optimal mixture need not be unique.\n"
     )?;
 
+    conjectures_section(&mut md, data)?;
+
     writeln!(md, "### Solver effort per method\n")?;
     writeln!(
         md,
         "| method | N solved | median rounds | median simplex pivots | median seconds | exact repairs |\n|---|---|---|---|---|---|"
     )?;
-    let (method, rounds, iterations, seconds, pivots) = (
+    let (method, rounds, iterations, seconds, status) = (
         values.strs("method")?,
         values.u32s("rounds")?,
         values.u64s("iterations")?,
         values.f64s("solve_seconds")?,
-        values.u32s("exact_pivots")?,
+        values.strs("exact_status")?,
     );
+    let mut repaired_notes: Vec<String> = Vec::new();
     let mut methods: Vec<&str> = (0..values.num_rows()).map(|r| method.value(r)).collect();
     methods.sort_unstable();
     methods.dedup();
@@ -87,11 +90,14 @@ pub fn report(data: &dyn Dataset) -> anyhow::Result<String> {
             v.sort_by(f64::total_cmp);
             v[v.len() / 2]
         };
-        let repairs: Vec<String> = rows
-            .iter()
-            .filter(|&&r| pivots.value(r) > 0)
-            .map(|&r| values.u32s("n").map(|n| n.value(r).to_string()))
-            .collect::<Result<_, _>>()?;
+        let repaired: Vec<usize> = rows.iter().copied().filter(|&r| status.value(r) == "repaired").collect();
+        let (n, pivots, reason) = (values.u32s("n")?, values.u32s("exact_pivots")?, values.strs("repair_reason")?);
+        let repairs: Vec<String> = repaired.iter().map(|&r| n.value(r).to_string()).collect();
+        repaired_notes.extend(
+            repaired
+                .iter()
+                .map(|&r| format!("- {m}, N = {}: {} exact pivots; {}", n.value(r), pivots.value(r), reason.value(r))),
+        );
         writeln!(
             md,
             "| {m} | {} | {:.0} | {:.0} | {:.3} | {} |",
@@ -101,6 +107,10 @@ pub fn report(data: &dyn Dataset) -> anyhow::Result<String> {
             median(rows.iter().map(|&r| seconds.value(r)).collect()),
             if repairs.is_empty() { "none".to_string() } else { format!("N = {}", repairs.join(", ")) }
         )?;
+    }
+    if !repaired_notes.is_empty() {
+        writeln!(md, "\nWhere the float stage alone was wrong, and how the exact stage repaired it:\n")?;
+        writeln!(md, "{}", repaired_notes.join("\n"))?;
     }
     let failed: Vec<String> = thesis["failed_in_thesis"]
         .as_array()
@@ -129,6 +139,46 @@ pub fn report(data: &dyn Dataset) -> anyhow::Result<String> {
     }
     md.push('\n');
     Ok(md)
+}
+
+/// Johnson's and Gilbert's conjectures over the run: where each applies,
+/// holds and fails, and on how many N the check covers all optimal strategies.
+fn conjectures_section(md: &mut String, data: &dyn Dataset) -> anyhow::Result<()> {
+    let Some(table) = data.table("higher_lower", "conjectures")? else {
+        return Ok(());
+    };
+    let (n, method, name) = (table.u32s("n")?, table.strs("method")?, table.strs("name")?);
+    let (applies, holds, scope) = (table.bools("applies")?, table.bools("holds")?, table.strs("scope")?);
+    writeln!(md, "### Conjectures (Johnson, Gilbert) on Alice's optimal strategy\n")?;
+    writeln!(md, "| conjecture | N checked | holds | fails at N | alpha proven unique on |\n|---|---|---|---|---|")?;
+    for conjecture in super::conjectures::NAMES {
+        // One row per N (the first method in name order, as elsewhere).
+        let mut rows: BTreeMap<u32, usize> = BTreeMap::new();
+        for r in (0..table.num_rows()).filter(|&r| name.value(r) == conjecture && applies.value(r)) {
+            if rows.get(&n.value(r)).is_none_or(|&old| method.value(r) < method.value(old)) {
+                rows.insert(n.value(r), r);
+            }
+        }
+        let fails: Vec<u32> = rows.iter().filter(|(_, r)| !holds.value(**r)).map(|(n, _)| *n).collect();
+        let unique = rows.values().filter(|&&r| scope.value(r).starts_with("all optimal")).count();
+        writeln!(
+            md,
+            "| {conjecture} | {} | {} | {} | {unique} of {} N |",
+            rows.len(),
+            rows.len() - fails.len(),
+            if fails.is_empty() {
+                "none".into()
+            } else {
+                super::verify::ranges(&fails).trim().trim_start_matches("(N = ").trim_end_matches(')').to_string()
+            },
+            rows.len()
+        )?;
+    }
+    writeln!(
+        md,
+        "\nWhere alpha is proven unique the verdict holds for every optimal strategy of Alice's; elsewhere it is for the computed one.\n"
+    )?;
+    Ok(())
 }
 
 /// Row per N to report: the first method in name order that has the N.

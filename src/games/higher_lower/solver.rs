@@ -52,6 +52,8 @@ pub struct TracePoint {
     pub upper: f64,
     /// The best lower bound from this round's pricing.
     pub lower: f64,
+    /// Simplex pivots of the master so far.
+    pub pivots: u64,
 }
 
 /// A basic variable of the final master, with trees in full.
@@ -94,12 +96,21 @@ pub struct SolveOptions {
 
 /// Weight of the guess in the seed's mixing heuristic at the start.
 const GUESS_WEIGHT: f64 = 0.9;
-/// Weight of the stability centre in our dual smoothing (Wentges).
-const SMOOTHING: f64 = 0.5;
-/// Weight of the centre while it is the guess from N-1: away from powers of two
-/// the guess is an exactly optimal strategy for Alice, so pricing at it (almost)
-/// picks, among its best responses, the one best against the master's duals.
-const GUESS_CENTRE_WEIGHT: f64 = 0.999;
+/// Weight c0 of the stability centre in our dual smoothing (Wentges); on
+/// mispricing the weight steps down geometrically. Rounds at N = 200 / 250 /
+/// 600 (cold): 0.9 -> 123 / 739 / 543, 0.99 -> 95 / 909 / 374, 0.999 ->
+/// 96 / 1564 / -, 0.5 -> 301 / 1520 / -.
+///
+/// Measured and rejected (cold, N = 400 / 600 unless said): box stabilisation
+/// of the duals around the guess (pivots 13.4k -> 36.9k .. 80.6k at N = 400);
+/// a batch of 2m best responses to the guess perturbed per row (0.73 s ->
+/// 1.37 s at 400, 45 s -> 118 s at 900); adding every improving tree of the
+/// misprice sequence (8.5 s -> 33.5 s at 600) or also pi's tree (N = 250:
+/// 616 rounds but 80.9k pivots vs 48.1k); Devex pricing (-14% pivots, no
+/// faster); a column pool cut to 2m (200 s vs 205 s at N = 1000); cold starts
+/// refined over finer interior blocks (2.2 s -> 3.5 s at 600); a golden-section
+/// line search for the centre (fewer rounds, more time).
+const SMOOTHING: f64 = 0.99;
 
 /// Solves the game for `n` keys; `previous` is the solution for n - 1 (used by
 /// the methods that warm-start).
@@ -127,13 +138,26 @@ pub fn solve(n: usize, options: &SolveOptions, previous: Option<&FloatSolution>)
         trees.push(canonical(knuth_dp(&vec![1.0; n]).tree));
     }
     let mut index: HashMap<Tree, usize> = trees.iter().cloned().enumerate().map(|(i, t)| (t, i)).collect();
-    let mut master = Master::new(game.rows(), &trees.iter().map(|t| game.column(t)).collect::<Vec<_>>());
+    let mut master = Master::new(game.rows(), &trees.iter().map(|t| game.float_column(t)).collect::<Vec<_>>());
 
-    let gamma: Option<Vec<f64>> = previous.map(|p| stretch(&p.beta, n));
-    // Our stability centre: the guess first (usually exactly optimal for Alice),
-    // then whichever priced point gave the best lower bound.
+    let gamma: Option<Vec<f64>> = match previous {
+        Some(p) => Some(stretch(&p.beta, n)),
+        None if options.method == Method::Auto => {
+            let (guess, cold_trees) = cold_start(&game, options.tolerance);
+            for tree in cold_trees {
+                if !index.contains_key(&tree) {
+                    master.add_column(&game.float_column(&tree));
+                    index.insert(tree.clone(), trees.len());
+                    trees.push(tree);
+                }
+            }
+            Some(guess)
+        }
+        None => None,
+    };
+    // Our stability centre: the point with the best lower bound so far, starting
+    // from the guess (which away from powers of two is exactly optimal for Alice).
     let mut centre: Option<Vec<f64>> = gamma.clone().filter(|_| options.method == Method::Auto);
-    let mut centre_is_guess = centre.is_some();
     let mut guess_weight = if options.method == Method::Guess && gamma.is_some() { GUESS_WEIGHT } else { 0.0 };
     let (mut rounds, mut pricing_calls) = (0u32, 0u32);
     let mut lower = f64::NEG_INFINITY;
@@ -148,28 +172,38 @@ pub fn solve(n: usize, options: &SolveOptions, previous: Option<&FloatSolution>)
         let pi: Vec<f64> = w.iter().map(|x| x / total).collect();
         let reduced = |tree: &Tree| 1.0 - game.column(tree).iter().zip(w).map(|(s, w)| f64::from(*s) * w).sum::<f64>();
 
-        // Price at a smoothed distribution first (if the method smooths); on
-        // mispricing fall back to pi itself.
-        let smoothed: Option<Vec<f64>> = match options.method {
-            Method::Guess if guess_weight > 0.0 => gamma.as_ref().map(|g| mix(g, &pi, guess_weight)),
-            Method::Auto => centre.as_ref().map(|c| {
-                let weight = if centre_is_guess { GUESS_CENTRE_WEIGHT } else { SMOOTHING };
-                mix(c, &pi, weight)
-            }),
-            _ => None,
+        // The points to price this round, nearest the stability centre first:
+        // the seed's guess mixing for `guess`; for `auto` Wentges smoothing with
+        // a misprice sequence of weights towards pi, so the tree that enters is
+        // the improving one closest to the best dual point (in-out separation).
+        let points: Vec<Vec<f64>> = match (options.method, &gamma, &centre) {
+            (Method::Guess, Some(g), _) if guess_weight > 0.0 => vec![mix(g, &pi, guess_weight), pi.clone()],
+            (Method::Auto, _, Some(c)) => {
+                // Weights 1 (the centre alone, first round only), then
+                // 1 - g, 1 - 2g, 1 - 4g, ... down to 0 (pi itself).
+                let gap = 1.0 - SMOOTHING;
+                let steps = (1.0 / gap).log2().ceil() as usize + 1;
+                let weight = |k: usize| match k {
+                    0 => 1.0,
+                    k if k >= steps => 0.0,
+                    k => 1.0 - gap * 2f64.powi(k as i32 - 1),
+                };
+                let first = if rounds == 1 { 0 } else { 1 };
+                (first..=steps).map(weight).map(|w| mix(c, &pi, w.max(0.0))).collect()
+            }
+            _ => vec![pi.clone()],
         };
         let mut entering = None;
         let mut round_lower = f64::NEG_INFINITY;
-        for point in smoothed.iter().chain(std::iter::once(&pi)) {
+        for point in &points {
             pricing_calls += 1;
             let best = price(&game, options.method, point);
             let bound = column_cost(&game, &best, point) / 2.0;
             round_lower = round_lower.max(bound);
             if bound > lower {
                 // Move the centre only for a real improvement, not rounding noise.
-                if options.method == Method::Auto && bound > lower + 1e-12 * bound && centre.as_ref() != Some(point) {
-                    centre = Some(point.clone());
-                    centre_is_guess = false;
+                if options.method == Method::Auto && bound > lower + 1e-12 * bound.abs() {
+                    centre = Some(point.to_vec());
                 }
                 lower = bound;
             }
@@ -177,7 +211,7 @@ pub fn solve(n: usize, options: &SolveOptions, previous: Option<&FloatSolution>)
                 entering = Some(best);
                 break;
             }
-            // A smoothed point found nothing: trust the guess less.
+            // A guessed point that found nothing: trust the guess less.
             guess_weight = if guess_weight < 0.02 { 0.0 } else { guess_weight * 0.5 };
         }
         // The seed's fast pricing must be confirmed by the exact DP before stopping.
@@ -188,13 +222,13 @@ pub fn solve(n: usize, options: &SolveOptions, previous: Option<&FloatSolution>)
             lower = lower.max(round_lower);
             entering = (reduced(&exact) > options.tolerance).then_some(exact);
         }
-        trace.push(TracePoint { round: rounds, upper, lower: round_lower });
+        trace.push(TracePoint { round: rounds, upper, lower: round_lower, pivots: master.iterations() });
         match entering {
             Some(tree) if rounds < options.max_rounds => {
                 // A tree and its mirror have the same symmetric column: keep one.
                 let tree = canonical(tree);
                 if !index.contains_key(&tree) {
-                    master.add_column(&game.column(&tree));
+                    master.add_column(&game.float_column(&tree));
                     index.insert(tree.clone(), trees.len());
                     trees.push(tree);
                 }
@@ -255,6 +289,91 @@ fn column_cost(game: &SymmetricGame, tree: &Tree, point: &[f64]) -> f64 {
 /// c * a + (1 - c) * b.
 fn mix(a: &[f64], b: &[f64], c: f64) -> Vec<f64> {
     a.iter().zip(b).map(|(x, y)| c * x + (1.0 - c) * y).collect()
+}
+
+/// Free outer rows of the cold-start game (the interior is one uniform block).
+const COLD_OUTER_ROWS: usize = 8;
+
+/// A cold start for `auto` without N-1's solution: Alice restricted to
+/// strategies that are free on the outermost `COLD_OUTER_ROWS` rows and
+/// uniform inside, which away from powers of two contains her optimal
+/// strategies. That coarse game has only COLD_OUTER_ROWS + 1 rows, so column
+/// generation solves it quickly; returns its optimal strategy for Alice
+/// (expanded, the guess) and the trees it generated. (Finer block partitions,
+/// refined level by level, cost more than they saved: measured at N = 400 and
+/// 600.)
+fn cold_start(game: &SymmetricGame, tolerance: f64) -> (Vec<f64>, Vec<Tree>) {
+    let m = game.rows();
+    let outer = COLD_OUTER_ROWS.min(m);
+    let coarse = CoarseGame::new(game, outer, (m - outer).max(1));
+    let mut trees = vec![canonical(knuth_dp(&vec![1.0; game.n]).tree)];
+    let mut master = Master::new(coarse.rows(), &trees.iter().map(|t| coarse.column(t)).collect::<Vec<_>>());
+    loop {
+        let optimum = master.solve();
+        let guess = coarse.expand(&optimum.duals);
+        let best = canonical(knuth_dp(&game.key_weights(&guess)).tree);
+        let column = coarse.column(&best);
+        let gain = 1.0 - column.iter().zip(&optimum.duals).map(|(s, w)| s * w).sum::<f64>();
+        if gain <= tolerance || trees.contains(&best) {
+            return (guess, trees);
+        }
+        master.add_column(&column);
+        trees.push(best);
+    }
+}
+
+/// The symmetric game with Alice restricted to the outer rows alone and
+/// uniform blocks of `block` interior rows (the middle row, for odd N, in the
+/// last block). A block's payoff is the doubled mean depth over its keys.
+struct CoarseGame<'g> {
+    game: &'g SymmetricGame,
+    /// Coarse row of each symmetric row.
+    block_of: Vec<usize>,
+    /// Keys / 2 in each coarse row (a pair row counts 1, the middle row 1/2).
+    units: Vec<f64>,
+}
+
+impl<'g> CoarseGame<'g> {
+    fn new(game: &'g SymmetricGame, outer: usize, block: usize) -> Self {
+        let m = game.rows();
+        let block_of: Vec<usize> = (0..m).map(|j| if j < outer { j } else { outer + (j - outer) / block }).collect();
+        let mut units = vec![0.0; block_of.last().map_or(0, |b| b + 1)];
+        for j in 0..m {
+            units[block_of[j]] += if game.n % 2 == 1 && j == m - 1 { 0.5 } else { 1.0 };
+        }
+        CoarseGame { game, block_of, units }
+    }
+
+    fn rows(&self) -> usize {
+        self.units.len()
+    }
+
+    fn is_middle(&self, j: usize) -> bool {
+        self.game.n % 2 == 1 && j == self.game.rows() - 1
+    }
+
+    /// The coarse column of a tree: per block, the depth sum over its keys / units.
+    fn column(&self, tree: &Tree) -> Vec<f64> {
+        let mut column = vec![0.0; self.rows()];
+        for (j, s) in self.game.column(tree).into_iter().enumerate() {
+            column[self.block_of[j]] += if self.is_middle(j) { f64::from(s) / 2.0 } else { f64::from(s) };
+        }
+        column.iter().zip(&self.units).map(|(c, u)| c / u).collect()
+    }
+
+    /// A symmetric strategy from coarse row weights: each block's weight spread
+    /// evenly over its keys.
+    fn expand(&self, weights: &[f64]) -> Vec<f64> {
+        let beta: Vec<f64> = (0..self.game.rows())
+            .map(|j| {
+                let b = self.block_of[j];
+                let share = weights[b].max(0.0) / self.units[b];
+                if self.is_middle(j) { share / 2.0 } else { share }
+            })
+            .collect();
+        let total: f64 = beta.iter().sum();
+        beta.iter().map(|x| x / total).collect()
+    }
 }
 
 /// A guess for N's symmetric strategy from N-1's: the middle entry is split or

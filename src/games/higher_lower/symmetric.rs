@@ -33,6 +33,11 @@ impl SymmetricGame {
         (0..self.rows()).map(|j| u16::from(d[j]) + u16::from(d[self.n - 1 - j])).collect()
     }
 
+    /// The column S_T as floats, for the master.
+    pub fn float_column(&self, tree: &Tree) -> Vec<f64> {
+        self.column(tree).into_iter().map(f64::from).collect()
+    }
+
     /// Key weights a with sum_k a_k d_T(k) = sum_j w_j S_T(j) for every tree:
     /// both keys of a pair get w_j, the middle key 2 w_mid.
     pub fn key_weights<W: Clone + std::ops::Add<Output = W>>(&self, w: &[W]) -> Vec<W> {

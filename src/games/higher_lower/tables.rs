@@ -1,5 +1,7 @@
-//! The higher-lower tables (schemas in the README): values, alice, bob, trace.
+//! The higher-lower tables (schemas in the README): values, alice, bob, trace,
+//! conjectures.
 
+use super::conjectures;
 use super::exact_stage::ExactOutcome;
 use super::solver::FloatSolution;
 use crate::artifacts::columns::TableBuilder;
@@ -21,10 +23,14 @@ pub fn tables(solved: &[(FloatSolution, ExactOutcome)]) -> anyhow::Result<Vec<Ta
         .u32("pricing_calls", solved.iter().map(|(f, _)| f.pricing_calls))
         .u32("columns", solved.iter().map(|(f, _)| f.columns))
         .u32("alice_support", solved.iter().map(|(_, e)| e.certificate.alice_support as u32))
+        .bool("alice_unique", solved.iter().map(|(_, e)| e.alice_unique))
         .u32("bob_support", solved.iter().map(|(_, e)| e.certificate.bob_support as u32))
         .u8("bob_max_guesses", solved.iter().map(|(_, e)| e.certificate.bob_max_guesses))
         .u32("exact_pivots", solved.iter().map(|(_, e)| e.exact_pivots))
-        .str("exact_status", solved.iter().map(|(_, e)| if e.exact_pivots == 0 { "certified" } else { "repaired" }))
+        .str(
+            "exact_status",
+            solved.iter().map(|(_, e)| if e.repair_reason.is_none() { "certified" } else { "repaired" }),
+        )
         .str("repair_reason", solved.iter().map(|(_, e)| e.repair_reason.clone().unwrap_or_default()))
         .bool("warm_started", solved.iter().map(|(f, _)| f.warm_started))
         .f64("solve_seconds", solved.iter().map(|(f, _)| f.seconds))
@@ -67,6 +73,23 @@ pub fn tables(solved: &[(FloatSolution, ExactOutcome)]) -> anyhow::Result<Vec<Ta
         .u32("round", trace.iter().map(|r| r.2.round))
         .f64("upper_f64", trace.iter().map(|r| r.2.upper))
         .f64("lower_f64", trace.iter().map(|r| r.2.lower))
+        .u64("pivots", trace.iter().map(|r| r.2.pivots))
         .build("trace")?;
-    Ok(vec![values, alice, bob_table, trace])
+
+    let checks: Vec<(u32, &str, bool, super::conjectures::Check)> = solved
+        .iter()
+        .flat_map(|(f, e)| {
+            conjectures::check(&e.alpha).into_iter().map(move |c| (f.n as u32, method(f), e.alice_unique, c))
+        })
+        .collect();
+    let conjectures = TableBuilder::new()
+        .u32("n", checks.iter().map(|r| r.0))
+        .str("method", checks.iter().map(|r| r.1))
+        .str("name", checks.iter().map(|r| r.3.name))
+        .bool("applies", checks.iter().map(|r| r.3.applies))
+        .bool("holds", checks.iter().map(|r| r.3.holds))
+        .str("scope", checks.iter().map(|r| if r.2 { "all optimal (alpha unique)" } else { "computed alpha" }))
+        .str("detail", checks.iter().map(|r| r.3.detail.as_str()))
+        .build("conjectures")?;
+    Ok(vec![values, alice, bob_table, trace, conjectures])
 }

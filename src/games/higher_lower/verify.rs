@@ -1,9 +1,11 @@
 //! Re-certifies stored higher-lower results from the Parquet rows alone:
 //! Alice's alpha, Bob's trees and weights, and the value, checked by the
 //! exact certificate (exact best response to alpha; exact worst key against
-//! Bob's mixture). No solver state is reused.
+//! Bob's mixture), and the conjecture checks recomputed from alpha. No solver
+//! state is reused.
 
 use super::certificate::certify;
+use super::conjectures;
 use super::tree::Tree;
 use crate::artifacts::columns::Columns;
 use crate::exact::{Rational, parse_pq};
@@ -16,7 +18,7 @@ pub fn verify(task: &StoredTask) -> anyhow::Result<Verdict> {
     let values = task.table("values")?;
     let (n_col, value_col, pivots_col) = (values.u32s("n")?, values.strs("value")?, values.u32s("exact_pivots")?);
     let (support_col, guesses_col) = (values.u32s("bob_support")?, values.u8s("bob_max_guesses")?);
-    let reason_col = values.strs("repair_reason")?;
+    let (reason_col, status_col) = (values.strs("repair_reason")?, values.strs("exact_status")?);
 
     let alice = task.table("alice")?;
     let mut alphas: BTreeMap<u32, Vec<(u32, Rational)>> = BTreeMap::new();
@@ -36,6 +38,13 @@ pub fn verify(task: &StoredTask) -> anyhow::Result<Verdict> {
         mixtures.entry(bn.value(r)).or_default().push((tree, parse(bw.value(r))?));
     }
 
+    let conjectures = task.table("conjectures")?;
+    let (cn, cname, cholds) = (conjectures.u32s("n")?, conjectures.strs("name")?, conjectures.bools("holds")?);
+    let mut stored_checks: BTreeMap<u32, Vec<(String, bool)>> = BTreeMap::new();
+    for r in 0..conjectures.num_rows() {
+        stored_checks.entry(cn.value(r)).or_default().push((cname.value(r).to_string(), cholds.value(r)));
+    }
+
     let (mut certified, mut repaired, mut failed) = (Vec::new(), Vec::new(), Vec::new());
     for row in 0..values.num_rows() {
         let n = n_col.value(row);
@@ -47,6 +56,9 @@ pub fn verify(task: &StoredTask) -> anyhow::Result<Verdict> {
             continue;
         }
         let alpha: Vec<Rational> = alpha.into_iter().map(|(_, p)| p).collect();
+        let recomputed: Vec<(String, bool)> =
+            conjectures::check(&alpha).into_iter().map(|c| (c.name.to_string(), c.holds)).collect();
+        let checks_agree = stored_checks.remove(&n).unwrap_or_default() == recomputed;
         let mixture = mixtures.remove(&n).unwrap_or_default();
         match certify(&value, &alpha, &mixture) {
             Err(why) => failed.push(format!("N = {n}: {why}")),
@@ -56,7 +68,10 @@ pub fn verify(task: &StoredTask) -> anyhow::Result<Verdict> {
             {
                 failed.push(format!("N = {n}: stored support or max guesses disagree with the strategies"))
             }
-            Ok(_) if pivots_col.value(row) > 0 => {
+            Ok(_) if !checks_agree => {
+                failed.push(format!("N = {n}: stored conjecture checks disagree with Alice's stored strategy"))
+            }
+            Ok(_) if status_col.value(row) == "repaired" => {
                 repaired.push(format!("N = {n} ({} exact pivots: {})", pivots_col.value(row), reason_col.value(row)))
             }
             Ok(_) => certified.push(n),
@@ -84,7 +99,7 @@ fn parse(text: &str) -> anyhow::Result<Rational> {
 }
 
 /// " (N = 1..20, 25)" style summary of certified N.
-fn ranges(ns: &[u32]) -> String {
+pub(super) fn ranges(ns: &[u32]) -> String {
     if ns.is_empty() {
         return String::new();
     }
