@@ -11,7 +11,11 @@ import polars as pl
 
 
 def main(root: Path) -> None:
-    tables = sorted(p for p in root.glob("*/*") if p.is_dir() and any(p.glob("*.parquet")))
+    # DIR/<game>/<table>/ holds the parts of one dataset; DIR/report/<game>/
+    # holds the report's analyses, one file each.
+    tables = sorted(
+        p for p in root.glob("*/*") if p.is_dir() and p.parent.name != "report" and any(p.glob("*.parquet"))
+    )
     if not tables:
         sys.exit(f"{root}: no tables")
     for table in tables:
@@ -23,6 +27,11 @@ def main(root: Path) -> None:
             bad = df.filter(pl.col("status") == "failed")
             if bad.height:
                 sys.exit(f"{table}: failed tasks:\n{bad}")
+    for analysis in sorted(root.glob("report/*/*.parquet")):
+        df = pl.read_parquet(analysis)
+        print(f"{analysis.relative_to(root)}: {df.height} rows, {df.width} columns")
+        if df.height == 0:
+            sys.exit(f"{analysis}: empty")
 
 
 if __name__ == "__main__":

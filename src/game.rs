@@ -16,6 +16,13 @@ pub struct Table {
     pub batch: RecordBatch,
 }
 
+/// A game's part of the report: Markdown, and the analyses behind it as
+/// tables (written to DIR/report/<game>/<table>.parquet).
+pub struct ReportSection {
+    pub markdown: String,
+    pub tables: Vec<Table>,
+}
+
 /// A unit of work: deterministic, independent of every other task.
 pub trait Task: Send + Sync {
     /// Stable id derived from the task's parameters; unique within its game and
@@ -93,6 +100,6 @@ pub trait Game: Send + Sync {
     fn plan(&self, section: &Section) -> Result<Vec<Box<dyn Task>>, UserError>;
     /// Re-derives a finished task's results in exact arithmetic.
     fn verify(&self, task: &StoredTask) -> anyhow::Result<Verdict>;
-    /// The game's section of the report (Markdown): published numbers beside ours.
-    fn report(&self, data: &dyn Dataset) -> anyhow::Result<String>;
+    /// The game's section of the report: published numbers beside ours.
+    fn report(&self, data: &dyn Dataset) -> anyhow::Result<ReportSection>;
 }

@@ -16,7 +16,7 @@
 
 pub mod columns;
 mod manifest;
-mod parquet_io;
+pub mod parquet_io;
 
 pub use manifest::{Manifest, RunRecord};
 

@@ -18,7 +18,7 @@ mod verify;
 
 use crate::config::Section;
 use crate::error::UserError;
-use crate::game::{Dataset, Game, StoredTask, Table, Task, Verdict};
+use crate::game::{Dataset, Game, ReportSection, StoredTask, Table, Task, Verdict};
 use crate::grid::{Bounded, IntGrid};
 use serde::Deserialize;
 use solver::{FloatSolution, Method, SolveOptions};
@@ -147,7 +147,7 @@ impl Game for HigherLower {
         verify::verify(task)
     }
 
-    fn report(&self, data: &dyn Dataset) -> anyhow::Result<String> {
+    fn report(&self, data: &dyn Dataset) -> anyhow::Result<ReportSection> {
         report::report(data)
     }
 }

@@ -2,16 +2,18 @@
 //! ours read from the tables.
 
 use crate::artifacts::columns::Columns;
-use crate::game::Dataset;
+use crate::artifacts::columns::TableBuilder;
+use crate::game::{Dataset, ReportSection, Table};
 use crate::published;
 use arrow::record_batch::RecordBatch;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-pub fn report(data: &dyn Dataset) -> anyhow::Result<String> {
+pub fn report(data: &dyn Dataset) -> anyhow::Result<ReportSection> {
     let mut md = String::new();
+    let mut tables = Vec::new();
     let Some(values) = data.table("higher_lower", "values")? else {
-        return Ok("No values table.\n".into());
+        return Ok(ReportSection { markdown: "No values table.\n".into(), tables });
     };
     let thesis = published::section("higher_lower");
     let by_n = best_rows(&values)?;
@@ -49,24 +51,45 @@ pub fn report(data: &dyn Dataset) -> anyhow::Result<String> {
     writeln!(md, "### Table 3.1: most guesses used by Bob's optimal strategy\n")?;
     writeln!(md, "| guesses (thesis) | N (thesis) | our max guesses over these N | N run |\n|---|---|---|---|")?;
     let guesses = values.u8s("bob_max_guesses")?;
+    let mut table_3_1: Vec<GuessRange> = Vec::new();
     for range in thesis["table_3_1"].as_array().expect("table_3_1 is a list") {
         let r: Vec<i64> =
             range.as_array().expect("triples").iter().map(|v| v.as_integer().expect("integers")).collect();
         let ours: Vec<u8> =
             (r[1]..=r[2]).filter_map(|n| by_n.get(&(n as u32)).map(|&row| guesses.value(row))).collect();
-        let summary = match (ours.iter().min(), ours.iter().max()) {
+        let (lo, hi) = (ours.iter().min().copied(), ours.iter().max().copied());
+        table_3_1.push(GuessRange {
+            thesis: r[0] as u8,
+            from: r[1] as u32,
+            to: r[2] as u32,
+            least: lo,
+            most: hi,
+            run: ours.len() as u32,
+        });
+        let summary = match (lo, hi) {
             (Some(lo), Some(hi)) if lo == hi => lo.to_string(),
             (Some(lo), Some(hi)) => format!("{lo} to {hi}"),
             _ => "-".into(),
         };
         writeln!(md, "| {} | {}-{} | {summary} | {} |", r[0], r[1], r[2], ours.len())?;
     }
+    let ran: Vec<&GuessRange> = table_3_1.iter().filter(|r| r.run > 0).collect();
+    tables.push(
+        TableBuilder::new()
+            .u8("thesis_max_guesses", ran.iter().map(|r| r.thesis))
+            .u32("n_from", ran.iter().map(|r| r.from))
+            .u32("n_to", ran.iter().map(|r| r.to))
+            .u8("ours_least", ran.iter().map(|r| r.least.expect("ran")))
+            .u8("ours_most", ran.iter().map(|r| r.most.expect("ran")))
+            .u32("n_run", ran.iter().map(|r| r.run))
+            .build("table_3_1")?,
+    );
     writeln!(
         md,
         "\nOurs is the largest tree height in the computed optimal mixture; Bob's optimal mixture need not be unique.\n"
     )?;
 
-    conjectures_section(&mut md, data)?;
+    tables.extend(conjectures_section(&mut md, data)?);
 
     writeln!(md, "### Solver effort per method\n")?;
     writeln!(
@@ -138,15 +161,28 @@ pub fn report(data: &dyn Dataset) -> anyhow::Result<String> {
         )?;
     }
     md.push('\n');
-    Ok(md)
+    Ok(ReportSection { markdown: md, tables })
+}
+
+/// One row of the thesis's Table 3.1 beside the most guesses in our computed
+/// optimal mixtures over its N (least and most of those maxima).
+struct GuessRange {
+    thesis: u8,
+    from: u32,
+    to: u32,
+    least: Option<u8>,
+    most: Option<u8>,
+    run: u32,
 }
 
 /// Johnson's and Gilbert's conjectures over the run: where each applies,
 /// holds and fails, and on how many N the check covers all optimal strategies.
-fn conjectures_section(md: &mut String, data: &dyn Dataset) -> anyhow::Result<()> {
+fn conjectures_section(md: &mut String, data: &dyn Dataset) -> anyhow::Result<Option<Table>> {
     let Some(table) = data.table("higher_lower", "conjectures")? else {
-        return Ok(());
+        return Ok(None);
     };
+    // (name, N checked, holds, failing N, alpha unique on)
+    let mut summary: Vec<(&str, u32, u32, String, u32)> = Vec::new();
     let (n, method, name) = (table.u32s("n")?, table.strs("method")?, table.strs("name")?);
     let (applies, holds, scope) = (table.bools("applies")?, table.bools("holds")?, table.strs("scope")?);
     writeln!(md, "### Conjectures (Johnson, Gilbert) on Alice's optimal strategy\n")?;
@@ -161,24 +197,31 @@ fn conjectures_section(md: &mut String, data: &dyn Dataset) -> anyhow::Result<()
         }
         let fails: Vec<u32> = rows.iter().filter(|(_, r)| !holds.value(**r)).map(|(n, _)| *n).collect();
         let unique = rows.values().filter(|&&r| scope.value(r).starts_with("all optimal")).count();
+        let failing =
+            super::verify::ranges(&fails).trim().trim_start_matches("(N = ").trim_end_matches(')').to_string();
         writeln!(
             md,
             "| {conjecture} | {} | {} | {} | {unique} of {} N |",
             rows.len(),
             rows.len() - fails.len(),
-            if fails.is_empty() {
-                "none".into()
-            } else {
-                super::verify::ranges(&fails).trim().trim_start_matches("(N = ").trim_end_matches(')').to_string()
-            },
+            if fails.is_empty() { "none" } else { &failing },
             rows.len()
         )?;
+        summary.push((conjecture, rows.len() as u32, (rows.len() - fails.len()) as u32, failing, unique as u32));
     }
     writeln!(
         md,
         "\nWhere alpha is proven unique the verdict holds for every optimal strategy of Alice's; elsewhere it is for the computed one.\n"
     )?;
-    Ok(())
+    Ok(Some(
+        TableBuilder::new()
+            .str("name", summary.iter().map(|r| r.0))
+            .u32("n_checked", summary.iter().map(|r| r.1))
+            .u32("n_holds", summary.iter().map(|r| r.2))
+            .str("fails_at", summary.iter().map(|r| r.3.as_str()))
+            .u32("n_alpha_unique", summary.iter().map(|r| r.4))
+            .build("conjectures_summary")?,
+    ))
 }
 
 /// Row per N to report: the first method in name order that has the N.

@@ -13,7 +13,7 @@ mod verify;
 
 use crate::config::Section;
 use crate::error::UserError;
-use crate::game::{Dataset, Game, StoredTask, Table, Task, Verdict};
+use crate::game::{Dataset, Game, ReportSection, StoredTask, Table, Task, Verdict};
 use crate::grid::{Bounded, IntGrid};
 use battle::DefenderRule;
 use serde::Deserialize;
@@ -153,8 +153,8 @@ impl Game for Risk {
         }
     }
 
-    fn report(&self, data: &dyn Dataset) -> anyhow::Result<String> {
-        report::report(data)
+    fn report(&self, data: &dyn Dataset) -> anyhow::Result<ReportSection> {
+        Ok(ReportSection { markdown: report::report(data)?, tables: Vec::new() })
     }
 }
 
