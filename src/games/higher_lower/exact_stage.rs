@@ -218,7 +218,7 @@ impl<'b> SolvedBasis<'b> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::higher_lower::solver::{Method, SolveOptions, solve};
+    use crate::games::higher_lower::solver::{FloatSolution, Method, SolveOptions, solve};
 
     #[test]
     fn johnsons_values_exactly() {
@@ -244,5 +244,52 @@ mod tests {
         assert!(early.exact_pivots > 0, "the loose basis should need repair");
         assert!(early.repair_reason.is_some());
         assert_eq!(early.value, proper.value);
+    }
+
+    #[test]
+    fn repairs_bases_that_are_infeasible_in_exact_arithmetic() {
+        // Every basis of three symmetric tree columns for N = 6 (m = 3): those
+        // with a negative basic value go through the exact dual pivot, and
+        // every basis that the exact stage accepts ends certified at V(6).
+        let n = 6;
+        let mut columns: Vec<Tree> = crate::games::higher_lower::tree::all_trees(n)
+            .into_iter()
+            .map(|t| {
+                let mirror = t.mirror();
+                if mirror < t { mirror } else { t }
+            })
+            .collect();
+        columns.sort();
+        columns.dedup();
+        let float = |basis: Vec<BasicVar>| FloatSolution {
+            n,
+            method: Method::Auto,
+            value: 0.0,
+            lower: 0.0,
+            basis,
+            beta: Vec::new(),
+            iterations: 0,
+            rounds: 0,
+            pricing_calls: 0,
+            columns: 0,
+            warm_started: false,
+            trace: Vec::new(),
+            seconds: 0.0,
+        };
+        let (mut dual_repairs, mut certified) = (0, 0);
+        for a in 0..columns.len() {
+            for b in a + 1..columns.len() {
+                for c in b + 1..columns.len() {
+                    let basis = [a, b, c].map(|k| BasicVar::Tree(columns[k].clone())).to_vec();
+                    let Ok(exact) = exact_stage(&float(basis)) else { continue };
+                    assert_eq!(exact.value, Rational::from_signeds(12, 5));
+                    certified += 1;
+                    if exact.repair_reason.as_deref().is_some_and(|r| r.contains("negative in exact arithmetic")) {
+                        dual_repairs += 1;
+                    }
+                }
+            }
+        }
+        assert!(certified > 100 && dual_repairs > 10, "{certified} certified, {dual_repairs} via the dual pivot");
     }
 }
