@@ -57,6 +57,9 @@ pub struct Master {
     /// Where partial pricing starts its next scan.
     next_column: usize,
     pivots_since_refactor: usize,
+    /// Pivots between refactorisations: max(64, m) normally (a rebuild costs
+    /// O(m^3)), 64 while a solve runs long (drift can stall the simplex).
+    refactor_interval: usize,
     iterations: u64,
 }
 
@@ -77,6 +80,7 @@ impl Master {
             duals: vec![0.0; m],
             next_column: 0,
             pivots_since_refactor: 0,
+            refactor_interval: REFACTOR_EVERY.max(m),
             iterations: 0,
         };
         for column in initial {
@@ -109,7 +113,15 @@ impl Master {
     /// column) and the lexicographic ratio test (the ordering of Dresher's own
     /// method), which rules out cycling on this highly degenerate LP.
     pub fn solve(&mut self) -> Optimum {
+        let start = self.iterations;
+        self.refactor_interval = REFACTOR_EVERY.max(self.m);
         loop {
+            // A re-solve normally takes well under m pivots; one that runs past
+            // 2m is likely stalled by drift in the inverse: rebuild it often.
+            if self.iterations - start > 2 * self.m as u64 && self.refactor_interval != REFACTOR_EVERY {
+                self.refactor_interval = REFACTOR_EVERY;
+                self.refactor();
+            }
             let scale = self.duals.iter().map(|x| x.abs()).sum::<f64>().max(1e-300);
             let mut entering = (0..self.m)
                 .map(|j| (Var::Slack(j), -self.duals[j] / scale))
@@ -227,7 +239,7 @@ impl Master {
         self.basis[r] = entering;
         self.iterations += 1;
         self.pivots_since_refactor += 1;
-        if self.pivots_since_refactor >= REFACTOR_EVERY.max(self.m) {
+        if self.pivots_since_refactor >= self.refactor_interval {
             self.refactor();
         }
     }
