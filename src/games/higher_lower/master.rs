@@ -122,6 +122,14 @@ impl Master {
                 self.refactor_interval = REFACTOR_EVERY;
                 self.refactor();
             }
+            // Far beyond any solve seen (a cold solve takes about 6m): fail the
+            // task with a message rather than spin for ever.
+            assert!(
+                self.iterations - start < 100 * self.m as u64 + 10_000,
+                "the master made no optimum in {} pivots (m = {}): cycling",
+                self.iterations - start,
+                self.m
+            );
             let scale = self.duals.iter().map(|x| x.abs()).sum::<f64>().max(1e-300);
             let mut entering = (0..self.m)
                 .map(|j| (Var::Slack(j), -self.duals[j] / scale))
