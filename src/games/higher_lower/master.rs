@@ -161,7 +161,7 @@ impl Master {
         }
     }
 
-    fn cost(&self, var: Var) -> f64 {
+    fn cost(var: Var) -> f64 {
         match var {
             Var::Slack(_) => 0.0,
             Var::Column(_) => 1.0,
@@ -169,14 +169,14 @@ impl Master {
     }
 
     fn objective(&self) -> f64 {
-        self.basis.iter().zip(&self.values).map(|(v, x)| self.cost(*v) * x).sum()
+        self.basis.iter().zip(&self.values).map(|(v, x)| Self::cost(*v) * x).sum()
     }
 
     /// Duals w = c_B' B^-1, from scratch.
     fn compute_duals(&self) -> Vec<f64> {
         let mut w = vec![0.0; self.m];
         for (i, var) in self.basis.iter().enumerate() {
-            let cost = self.cost(*var);
+            let cost = Self::cost(*var);
             if cost != 0.0 {
                 for (wj, bij) in w.iter_mut().zip(&self.inverse[i * self.m..(i + 1) * self.m]) {
                     *wj += cost * bij;
@@ -199,7 +199,7 @@ impl Master {
             }
         };
         let reduced_cost =
-            self.cost(entering) - d.iter().zip(&self.basis).map(|(di, v)| self.cost(*v) * di).sum::<f64>();
+            Self::cost(entering) - d.iter().zip(&self.basis).map(|(di, v)| Self::cost(*v) * di).sum::<f64>();
         let threshold = PIVOT_TOLERANCE * d.iter().fold(0.0f64, |a, x| a.max(x.abs()));
         let candidates: Vec<usize> = (0..m).filter(|&i| d[i] > threshold).collect();
         let ratio = |i: usize| self.values[i].max(0.0) / d[i];
