@@ -273,6 +273,7 @@ mod tests {
             pricing_calls: 0,
             columns: 0,
             warm_started: false,
+            pool: Vec::new(),
             trace: Vec::new(),
             seconds: 0.0,
         };

@@ -48,6 +48,8 @@ pub struct Master {
     columns: Vec<Vec<f64>>,
     basis: Vec<Var>,
     is_basic: Vec<bool>,
+    /// Whether each column has been basic at some point (the columns worth carrying to N + 1).
+    ever_basic: Vec<bool>,
     /// B^-1, row-major m x m.
     inverse: Vec<f64>,
     /// Values of the basic variables, B^-1 1.
@@ -75,6 +77,7 @@ impl Master {
             columns: Vec::new(),
             basis: (0..m).map(Var::Slack).collect(),
             is_basic: Vec::new(),
+            ever_basic: Vec::new(),
             inverse,
             values: vec![1.0; m],
             duals: vec![0.0; m],
@@ -99,7 +102,13 @@ impl Master {
         debug_assert_eq!(column.len(), self.m);
         self.columns.push(column.to_vec());
         self.is_basic.push(false);
+        self.ever_basic.push(false);
         self.columns.len() - 1
+    }
+
+    /// The columns that have been basic at some point, in order of addition.
+    pub fn ever_basic(&self) -> Vec<usize> {
+        (0..self.columns.len()).filter(|&c| self.ever_basic[c]).collect()
     }
 
     /// The basic variables.
@@ -243,6 +252,7 @@ impl Master {
         }
         if let Var::Column(c) = entering {
             self.is_basic[c] = true;
+            self.ever_basic[c] = true;
         }
         self.basis[r] = entering;
         self.iterations += 1;

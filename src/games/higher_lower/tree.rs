@@ -87,6 +87,33 @@ impl Tree {
         depths.insert(position - 1, parent + 1);
         Tree::new_unchecked(depths)
     }
+
+    /// `insert_key` at the position where the tree on N + 1 keys is cheapest
+    /// against `weights` (one per new key; leftmost on ties). All N + 1
+    /// positions are priced in O(N) with prefix sums: keys left of the gap keep
+    /// their index, keys right of it shift up by one. Carries N's trees to N + 1.
+    pub fn cheapest_insertion(&self, weights: &[f64]) -> Tree {
+        let d = &self.0;
+        let n = d.len();
+        assert_eq!(weights.len(), n + 1, "one weight per key of the bigger tree");
+        // left[p] = cost of old keys 1..p-1 (unshifted); right[p] = cost of old keys p..n (shifted to p+1..n+1).
+        let mut left = vec![0.0; n + 2];
+        for p in 2..=n + 1 {
+            left[p] = left[p - 1] + weights[p - 2] * f64::from(d[p - 2]);
+        }
+        let mut right = vec![0.0; n + 2];
+        for p in (1..=n).rev() {
+            right[p] = right[p + 1] + weights[p] * f64::from(d[p - 1]);
+        }
+        let new_leaf_depth = |p: usize| {
+            let neighbours = [(p > 1).then(|| d[p - 2]), (p <= n).then(|| d[p - 1])];
+            neighbours.into_iter().flatten().max().expect("a tree has a key") + 1
+        };
+        let best = (1..=n + 1)
+            .map(|p| (left[p] + weights[p - 1] * f64::from(new_leaf_depth(p)) + right[p], p))
+            .fold((f64::INFINITY, 1), |best, next| if next.0 < best.0 { next } else { best });
+        self.insert_key(best.1)
+    }
 }
 
 impl fmt::Debug for Tree {
@@ -193,6 +220,20 @@ mod tests {
                     back.remove(p - 1);
                     assert_eq!(back, t.depths());
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn cheapest_insertion_is_the_cheapest_of_all_positions() {
+        let cost = |t: &Tree, w: &[f64]| t.depths().iter().zip(w).map(|(d, w)| f64::from(*d) * w).sum::<f64>();
+        for n in 1..=6 {
+            // Integer weights keep the sums exact, so costs compare exactly.
+            let weights: Vec<f64> = (0..=n).map(|k| f64::from((k * 7 + 3) as u8 % 5 + 1)).collect();
+            for t in all_trees(n) {
+                let cheapest = t.cheapest_insertion(&weights);
+                let best = (1..=n + 1).map(|p| cost(&t.insert_key(p), &weights)).fold(f64::INFINITY, f64::min);
+                assert_eq!(cost(&cheapest, &weights), best, "{t:?}");
             }
         }
     }
