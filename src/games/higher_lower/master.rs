@@ -131,10 +131,12 @@ impl Master {
                 self.refactor_interval = REFACTOR_EVERY;
                 self.refactor();
             }
-            // Far beyond any solve seen (a cold solve takes about 6m): fail the
-            // task with a message rather than spin for ever.
+            // Far beyond any solve seen: fail the task with a message rather
+            // than spin for ever. Some solves do stall for long before they end
+            // (N = 705 cold: 1.2 million pivots = 3460m, 157 s; N = 500 warm in
+            // a chunk from 481), so the cap is generous.
             assert!(
-                self.iterations - start < 100 * self.m as u64 + 10_000,
+                self.iterations - start < 10_000 * self.m as u64 + 10_000,
                 "the master made no optimum in {} pivots (m = {}): cycling",
                 self.iterations - start,
                 self.m
