@@ -9,13 +9,13 @@ use crate::config::ConfigFile;
 use crate::error::UserError;
 use crate::game::{Game, Task};
 use indicatif::{ProgressBar, ProgressStyle};
-use rayon::prelude::*;
 use std::collections::HashSet;
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// `K/N`: run the tasks whose index in the plan is congruent to K modulo N.
@@ -136,11 +136,15 @@ pub fn run(games: &[Box<dyn Game>], config_path: &Path, options: &RunOptions) ->
 
     let done: HashSet<(String, String)> = out.markers()?.into_iter().map(|m| (m.game, m.id)).collect();
     let in_shard: Vec<&PlannedTask> = planned.iter().filter(|t| options.shard.contains(t.index)).collect();
-    let todo: Vec<&PlannedTask> = in_shard
+    let mut todo: Vec<&PlannedTask> = in_shard
         .iter()
         .copied()
         .filter(|t| options.force || !done.contains(&(t.game.name().to_string(), t.id.clone())))
         .collect();
+    // Longest first (stable, so equal hints keep the plan's order): with a
+    // shared queue this bounds the wall time by the total work / jobs plus
+    // one task, instead of leaving a long task for last.
+    todo.sort_by(|a, b| b.task.cost_hint().total_cmp(&a.task.cost_hint()));
     let skipped = in_shard.len() - todo.len();
     let jobs = options.jobs.unwrap_or_else(rayon::current_num_threads);
     eprintln!(
@@ -169,8 +173,9 @@ pub fn run(games: &[Box<dyn Game>], config_path: &Path, options: &RunOptions) ->
     let failed = Mutex::new(Vec::new());
     let last_manifest = Mutex::new(Instant::now());
     let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?;
-    pool.install(|| {
-        todo.par_iter().with_max_len(1).for_each(|planned| {
+    let next = AtomicUsize::new(0);
+    let worker = || {
+        while let Some(planned) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
             let game = planned.game.name();
             progress.set_message(format!("{game} {}", planned.id));
             let start = Instant::now();
@@ -195,7 +200,13 @@ pub fn run(games: &[Box<dyn Game>], config_path: &Path, options: &RunOptions) ->
                     progress.suspend(|| eprintln!("warning: manifest not updated: {error:#}"));
                 }
             }
-        });
+        }
+    };
+    // One worker per thread, each taking the next task of the queue in order.
+    pool.scope(|scope| {
+        for _ in 0..jobs {
+            scope.spawn(|_| worker());
+        }
     });
     progress.finish_and_clear();
 

@@ -9,15 +9,16 @@
 //!
 //! A dense revised simplex with an explicit basis inverse, kept between
 //! solves so that each added column is re-optimised from the previous basis.
-//! Each pivot costs O(m^2); the inverse is rebuilt from the basis every
-//! `REFACTOR_EVERY` pivots to shed rounding drift. On this small, dense LP it
+//! Each pivot costs O(m^2) (one pass over the inverse updates it and computes
+//! the next entering direction); the inverse is rebuilt from the basis when
+//! the residuals of x and w show drift. On this small, dense LP it
 //! runs several times faster per pivot than HiGHS's hot-started simplex
 //! (measured: 39 vs 130 microseconds at m = 150, with similar pivot counts).
 
 use super::kernels::{dot, sub_scaled};
 
 /// A basic or entering variable: the slack of row j, or column c (in order of addition).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Var {
     Slack(usize),
     Column(usize),
@@ -32,7 +33,15 @@ pub struct Optimum {
     pub duals: Vec<f64>,
 }
 
-const REFACTOR_EVERY: usize = 64;
+/// Pivots between checks of the inverse's drift (a check costs about one pivot).
+const DRIFT_CHECK_EVERY: usize = 32;
+/// Largest residual |B x_B - 1| or |w B - c_B| tolerated before the inverse is
+/// rebuilt. Measured at N = 500: after m = 250 pivots the residuals are mostly
+/// 1e-13 .. 1e-12, now and then 1e-9; rebuilding every m pivots regardless
+/// cost 31% of the time at N = 993.
+const DRIFT_TOLERANCE: f64 = 1e-11;
+/// Pivots (per row) after which the inverse is rebuilt even without measured drift.
+const REFACTOR_EVERY_ROWS: usize = 8;
 /// Columns per segment of partial pricing (at least the number of rows).
 const PRICING_SEGMENT: usize = 256;
 /// Relative difference below which ratios and lexicographic entries tie.
@@ -40,6 +49,13 @@ const TIE_TOLERANCE: f64 = 1e-11;
 /// Entries of the entering direction below this fraction of its largest entry
 /// are treated as zero in the ratio test (avoids ill-conditioned bases).
 const PIVOT_TOLERANCE: f64 = 1e-7;
+/// A pivot that raises the objective by less than this (relative) makes no progress.
+const STALL_PROGRESS: f64 = 1e-14;
+/// Pivots without progress, per row, after which gains of rounding noise no
+/// longer count (runs of up to 9m degenerate pivots end by themselves: N = 487..490).
+const STALL_PIVOTS_PER_ROW: usize = 40;
+/// The optimality tolerance after a stall.
+const STALLED_OPTIMALITY_TOLERANCE: f64 = 1e-9;
 /// Reduced costs (relative to the objective scale) below this count as optimal.
 const OPTIMALITY_TOLERANCE: f64 = 1e-12;
 
@@ -58,9 +74,13 @@ pub struct Master {
     duals: Vec<f64>,
     /// Where partial pricing starts its next scan.
     next_column: usize,
+    /// Consecutive pivots that did not raise the objective measurably.
+    stalled_pivots: usize,
+    /// Stalled pivots after which the optimality tolerance is relaxed.
+    stall_limit: usize,
     pivots_since_refactor: usize,
-    /// Pivots between refactorisations: max(64, m) normally (a rebuild costs
-    /// O(m^3)), 64 while a solve runs long (drift can stall the simplex).
+    /// Pivots after which the inverse is rebuilt even without measured drift
+    /// (a rebuild costs O(m^3), as much as m pivots).
     refactor_interval: usize,
     iterations: u64,
 }
@@ -82,8 +102,10 @@ impl Master {
             values: vec![1.0; m],
             duals: vec![0.0; m],
             next_column: 0,
+            stalled_pivots: 0,
+            stall_limit: STALL_PIVOTS_PER_ROW * m.max(8),
             pivots_since_refactor: 0,
-            refactor_interval: REFACTOR_EVERY.max(m),
+            refactor_interval: REFACTOR_EVERY_ROWS * m.max(8),
             iterations: 0,
         };
         for column in initial {
@@ -120,55 +142,74 @@ impl Master {
     /// Dantzig pricing (the slacks, then columns in segments from a rotating
     /// start, taking the best of the first segment that has an improving
     /// column) and the lexicographic ratio test (the ordering of Dresher's own
-    /// method), which rules out cycling on this highly degenerate LP.
+    /// method), which rules out cycling on this highly degenerate LP in exact
+    /// arithmetic; see `optimality_tolerance` for rounding noise.
     pub fn solve(&mut self) -> Optimum {
         let start = self.iterations;
-        self.refactor_interval = REFACTOR_EVERY.max(self.m);
-        loop {
-            // A re-solve normally takes well under m pivots; one that runs past
-            // 2m is likely stalled by drift in the inverse: rebuild it often.
-            if self.iterations - start > 2 * self.m as u64 && self.refactor_interval != REFACTOR_EVERY {
-                self.refactor_interval = REFACTOR_EVERY;
-                self.refactor();
-            }
+        self.stalled_pivots = 0;
+        let mut next = self.choose_entering().map(|var| (var, self.direction(var)));
+        while let Some((entering, direction)) = next {
             // Far beyond any solve seen: fail the task with a message rather
             // than spin for ever. Some solves do stall for long before they end
-            // (N = 705 cold: 1.2 million pivots = 3460m, 157 s; N = 500 warm in
-            // a chunk from 481), so the cap is generous.
+            // (N = 705 cold: 1.2 million pivots = 3460m, 157 s), so the cap is generous.
             assert!(
                 self.iterations - start < 10_000 * self.m as u64 + 10_000,
                 "the master made no optimum in {} pivots (m = {}): cycling",
                 self.iterations - start,
                 self.m
             );
-            let scale = self.duals.iter().map(|x| x.abs()).sum::<f64>().max(1e-300);
-            let mut entering = (0..self.m)
-                .map(|j| (Var::Slack(j), -self.duals[j] / scale))
-                .filter(|(_, gain)| *gain > OPTIMALITY_TOLERANCE)
+            next = self.pivot(entering, &direction);
+        }
+        Optimum { objective: self.objective(), duals: self.duals.iter().map(|x| x.max(0.0)).collect() }
+    }
+
+    /// The entering variable at the current duals, or `None` at an optimum:
+    /// the most improving slack, or the best column of the first segment (from
+    /// the rotating start) that has an improving one, whichever gains more.
+    fn choose_entering(&mut self) -> Option<Var> {
+        let tolerance = self.optimality_tolerance();
+        let scale = self.duals.iter().map(|x| x.abs()).sum::<f64>().max(1e-300);
+        let mut entering = (0..self.m)
+            .map(|j| (Var::Slack(j), -self.duals[j] / scale))
+            .filter(|(_, gain)| *gain > tolerance)
+            .max_by(|a, b| a.1.total_cmp(&b.1));
+        let n = self.columns.len();
+        let segment = PRICING_SEGMENT.max(self.m);
+        let mut scanned = 0;
+        while scanned < n {
+            let best = (scanned..(scanned + segment).min(n))
+                .map(|k| (self.next_column + k) % n)
+                .filter(|&c| !self.is_basic[c])
+                .map(|c| (Var::Column(c), 1.0 - dot(&self.columns[c], &self.duals)))
+                .filter(|(_, gain)| *gain > tolerance)
                 .max_by(|a, b| a.1.total_cmp(&b.1));
-            let n = self.columns.len();
-            let segment = PRICING_SEGMENT.max(self.m);
-            let mut scanned = 0;
-            while scanned < n {
-                let best = (scanned..(scanned + segment).min(n))
-                    .map(|k| (self.next_column + k) % n)
-                    .filter(|&c| !self.is_basic[c])
-                    .map(|c| (Var::Column(c), 1.0 - dot(&self.columns[c], &self.duals)))
-                    .filter(|(_, gain)| *gain > OPTIMALITY_TOLERANCE)
-                    .max_by(|a, b| a.1.total_cmp(&b.1));
-                scanned += segment;
-                if let Some(best) = best {
-                    if entering.is_none_or(|e| best.1 > e.1) {
-                        entering = Some(best);
-                    }
-                    self.next_column = (self.next_column + scanned) % n;
-                    break;
+            scanned += segment;
+            if let Some(best) = best {
+                if entering.is_none_or(|e| best.1 > e.1) {
+                    entering = Some(best);
                 }
+                self.next_column = (self.next_column + scanned) % n;
+                break;
             }
-            let Some((entering, _)) = entering else {
-                return Optimum { objective: self.objective(), duals: self.duals.iter().map(|x| x.max(0.0)).collect() };
-            };
-            self.pivot(entering);
+        }
+        entering.map(|(var, _)| var)
+    }
+
+    /// The reduced cost above which a variable may enter. The lexicographic
+    /// rule rules out cycling in exact arithmetic, but not on reduced costs of
+    /// rounding noise (about 1e-12): twin columns once swapped places for
+    /// millions of pivots (N = 500, warm in a chunk from 481). After a long
+    /// run of pivots without progress, such gains no longer count.
+    fn optimality_tolerance(&self) -> f64 {
+        if self.stalled_pivots >= self.stall_limit { STALLED_OPTIMALITY_TOLERANCE } else { OPTIMALITY_TOLERANCE }
+    }
+
+    /// B^-1 a for the variable's column a (FTRAN).
+    fn direction(&self, var: Var) -> Vec<f64> {
+        let m = self.m;
+        match var {
+            Var::Slack(j) => (0..m).map(|i| self.inverse[i * m + j]).collect(),
+            Var::Column(c) => self.inverse.chunks_exact(m).map(|row| dot(row, &self.columns[c])).collect(),
         }
     }
 
@@ -197,18 +238,14 @@ impl Master {
         w
     }
 
-    /// Brings `entering` into the basis by the lexicographic ratio test and
-    /// updates B^-1: the leaving row minimises (x_i, B^-1_i) / d_i
-    /// lexicographically over d_i > 0.
-    fn pivot(&mut self, entering: Var) {
+    /// Brings `entering` (with direction d = B^-1 a) into the basis by the
+    /// lexicographic ratio test: the leaving row minimises (x_i, B^-1_i) / d_i
+    /// lexicographically over d_i > 0. Returns the next entering variable with
+    /// its direction: it is chosen from the updated duals before B^-1 is
+    /// updated, so the update and the next FTRAN share one pass over B^-1 (the
+    /// master is memory bound once B^-1 outgrows the cache).
+    fn pivot(&mut self, entering: Var, d: &[f64]) -> Option<(Var, Vec<f64>)> {
         let m = self.m;
-        let d: Vec<f64> = match entering {
-            Var::Slack(j) => (0..m).map(|i| self.inverse[i * m + j]).collect(),
-            Var::Column(c) => {
-                let a = &self.columns[c];
-                self.inverse.chunks_exact(m).map(|row| dot(row, a)).collect()
-            }
-        };
         let reduced_cost =
             Self::cost(entering) - d.iter().zip(&self.basis).map(|(di, v)| Self::cost(*v) * di).sum::<f64>();
         let threshold = PIVOT_TOLERANCE * d.iter().fold(0.0f64, |a, x| a.max(x.abs()));
@@ -233,19 +270,17 @@ impl Master {
             .reduce(|k, i| if lexicographically_smaller(i, k) { i } else { k })
             .expect("S > 0 keeps the master bounded");
         let step = ratio(r);
-        for (value, di) in self.values.iter_mut().zip(&d) {
+        let objective = self.objective();
+        if reduced_cost * step > STALL_PROGRESS * objective {
+            self.stalled_pivots = 0;
+        } else {
+            self.stalled_pivots += 1;
+        }
+        for (value, di) in self.values.iter_mut().zip(d) {
             *value -= step * di;
         }
         self.values[r] = step;
         let pivot_row: Vec<f64> = self.inverse[r * m..(r + 1) * m].iter().map(|v| v / d[r]).collect();
-        for (row, &factor) in
-            self.inverse.chunks_exact_mut(m).zip(&d).enumerate().filter(|(i, _)| *i != r).map(|(_, x)| x)
-        {
-            if factor != 0.0 {
-                sub_scaled(row, factor, &pivot_row);
-            }
-        }
-        self.inverse[r * m..(r + 1) * m].copy_from_slice(&pivot_row);
         for (w, p) in self.duals.iter_mut().zip(&pivot_row) {
             *w += reduced_cost * p;
         }
@@ -259,9 +294,37 @@ impl Master {
         self.basis[r] = entering;
         self.iterations += 1;
         self.pivots_since_refactor += 1;
-        if self.pivots_since_refactor >= self.refactor_interval {
-            self.refactor();
+
+        let next = self.choose_entering();
+        let mut next_direction = vec![0.0; if next.is_some() { m } else { 0 }];
+        let next_column = match next {
+            Some(Var::Column(c)) => Some(std::mem::take(&mut self.columns[c])),
+            _ => None,
+        };
+        for (i, row) in self.inverse.chunks_exact_mut(m).enumerate() {
+            if i == r {
+                row.copy_from_slice(&pivot_row);
+            } else if d[i] != 0.0 {
+                sub_scaled(row, d[i], &pivot_row);
+            }
+            match (next, &next_column) {
+                (Some(Var::Slack(j)), _) => next_direction[i] = row[j],
+                (Some(Var::Column(_)), Some(a)) => next_direction[i] = dot(row, a),
+                _ => {}
+            }
         }
+        if let (Some(Var::Column(c)), Some(a)) = (next, next_column) {
+            self.columns[c] = a;
+        }
+        if self.pivots_since_refactor.is_multiple_of(DRIFT_CHECK_EVERY) {
+            let (primal, dual) = self.residuals();
+            if primal.max(dual) > DRIFT_TOLERANCE || self.pivots_since_refactor >= self.refactor_interval {
+                self.refactor();
+                // The rebuild may change the duals and even the basis: choose afresh.
+                return self.choose_entering().map(|var| (var, self.direction(var)));
+            }
+        }
+        next.map(|var| (var, next_direction))
     }
 
     /// Rebuilds B^-1 and the basic values from the basis columns (Gauss-Jordan
@@ -279,6 +342,28 @@ impl Master {
             self.basis[position] = Var::Slack(row);
         }
         self.pivots_since_refactor = 0;
+    }
+
+    /// Max residuals |B x_B - 1| and |w B - c_B| of the current inverse.
+    fn residuals(&self) -> (f64, f64) {
+        let m = self.m;
+        let mut bx = vec![0.0; m];
+        let mut rw = 0.0f64;
+        for (k, var) in self.basis.iter().enumerate() {
+            match var {
+                Var::Slack(j) => {
+                    bx[*j] += self.values[k];
+                    rw = rw.max(self.duals[*j].abs());
+                }
+                Var::Column(c) => {
+                    for (b, a) in bx.iter_mut().zip(&self.columns[*c]) {
+                        *b += a * self.values[k];
+                    }
+                    rw = rw.max((dot(&self.columns[*c], &self.duals) - 1.0).abs());
+                }
+            }
+        }
+        (bx.iter().map(|b| (b - 1.0).abs()).fold(0.0, f64::max), rw)
     }
 
     /// Inverts the basis; on failure returns a basis position whose column is
@@ -375,6 +460,17 @@ mod tests {
 
     #[test]
     fn agrees_with_microlp_on_random_games_added_column_by_column() {
+        random_games_agree_with_microlp(false);
+    }
+
+    #[test]
+    fn the_stalled_tolerance_still_solves() {
+        random_games_agree_with_microlp(true);
+    }
+
+    /// Random small games with many ties, columns added one by one; `stalled`
+    /// runs every pivot with the relaxed tolerance of a stall.
+    fn random_games_agree_with_microlp(stalled: bool) {
         use rand::{RngExt, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
         for _ in 0..200 {
@@ -384,6 +480,9 @@ mod tests {
             let columns: Vec<Vec<f64>> =
                 (0..k).map(|_| (0..m).map(|_| f64::from(rng.random_range(1..=6u8))).collect()).collect();
             let mut master = Master::new(m, &columns[..1]);
+            if stalled {
+                master.stall_limit = 0;
+            }
             master.solve();
             for c in &columns[1..] {
                 master.add_column(c);
@@ -391,7 +490,8 @@ mod tests {
             }
             let ours = master.solve().objective;
             let reference = reference_objective(&columns, m);
-            assert!((ours - reference).abs() < 1e-9 * reference, "m = {m}, k = {k}: {ours} vs {reference}");
+            let tolerance = if stalled { 1e-7 } else { 1e-9 };
+            assert!((ours - reference).abs() < tolerance * reference, "m = {m}, k = {k}: {ours} vs {reference}");
         }
     }
 }

@@ -74,18 +74,17 @@ impl Tree {
     /// child slot towards it, as in ordinary BST insertion.
     pub fn insert_key(&self, position: usize) -> Tree {
         assert!((1..=self.len() + 1).contains(&position));
-        // In-order neighbours of the new key: keys position - 1 and position (old numbering).
+        let mut depths = self.0.clone();
+        depths.insert(position - 1, self.new_leaf_depth(position));
+        Tree::new_unchecked(depths)
+    }
+
+    /// Depth of a new key inserted just before key `position`: one below the
+    /// deeper of its in-order neighbours, whose child slot faces the gap.
+    fn new_leaf_depth(&self, position: usize) -> u8 {
         let left = (position > 1).then(|| self.0[position - 2]);
         let right = (position <= self.len()).then(|| self.0[position - 1]);
-        // The deeper neighbour is the one whose child slot faces the gap.
-        let parent = match (left, right) {
-            (Some(l), Some(r)) => l.max(r),
-            (Some(d), None) | (None, Some(d)) => d,
-            (None, None) => unreachable!("a tree has at least one key"),
-        };
-        let mut depths = self.0.clone();
-        depths.insert(position - 1, parent + 1);
-        Tree::new_unchecked(depths)
+        left.into_iter().chain(right).max().expect("a tree has at least one key") + 1
     }
 
     /// `insert_key` at the position where the tree on N + 1 keys is cheapest
@@ -105,12 +104,8 @@ impl Tree {
         for p in (1..=n).rev() {
             right[p] = right[p + 1] + weights[p] * f64::from(d[p - 1]);
         }
-        let new_leaf_depth = |p: usize| {
-            let neighbours = [(p > 1).then(|| d[p - 2]), (p <= n).then(|| d[p - 1])];
-            neighbours.into_iter().flatten().max().expect("a tree has a key") + 1
-        };
         let best = (1..=n + 1)
-            .map(|p| (left[p] + weights[p - 1] * f64::from(new_leaf_depth(p)) + right[p], p))
+            .map(|p| (left[p] + weights[p - 1] * f64::from(self.new_leaf_depth(p)) + right[p], p))
             .fold((f64::INFINITY, 1), |best, next| if next.0 < best.0 { next } else { best });
         self.insert_key(best.1)
     }
@@ -226,7 +221,7 @@ mod tests {
 
     #[test]
     fn cheapest_insertion_is_the_cheapest_of_all_positions() {
-        let cost = |t: &Tree, w: &[f64]| t.depths().iter().zip(w).map(|(d, w)| f64::from(*d) * w).sum::<f64>();
+        use crate::games::higher_lower::pricing::cost;
         for n in 1..=6 {
             // Integer weights keep the sums exact, so costs compare exactly.
             let weights: Vec<f64> = (0..=n).map(|k| f64::from((k * 7 + 3) as u8 % 5 + 1)).collect();
