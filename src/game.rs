@@ -77,17 +77,24 @@ pub struct Verdict {
     pub status: Status,
     pub detail: String,
     pub replacement: Vec<Table>,
+    /// Tables the exact check derived (for example exact values behind the
+    /// stored floats), written next to the task's tables whatever the status.
+    pub findings: Vec<Table>,
 }
 
 impl Verdict {
     pub fn certified(detail: impl Into<String>) -> Self {
-        Verdict { status: Status::Certified, detail: detail.into(), replacement: Vec::new() }
+        Verdict { status: Status::Certified, detail: detail.into(), replacement: Vec::new(), findings: Vec::new() }
     }
     pub fn failed(detail: impl Into<String>) -> Self {
-        Verdict { status: Status::Failed, detail: detail.into(), replacement: Vec::new() }
+        Verdict { status: Status::Failed, detail: detail.into(), replacement: Vec::new(), findings: Vec::new() }
     }
     pub fn repaired(detail: impl Into<String>, replacement: Vec<Table>) -> Self {
-        Verdict { status: Status::Repaired, detail: detail.into(), replacement }
+        Verdict { status: Status::Repaired, detail: detail.into(), replacement, findings: Vec::new() }
+    }
+    pub fn with_findings(mut self, findings: Vec<Table>) -> Self {
+        self.findings = findings;
+        self
     }
 }
 

@@ -3,8 +3,11 @@
 //! Bounds are checked while deserializing, so an out-of-range value is
 //! reported with its file position and key path like any other config error.
 
+use crate::exact::Rational;
+use malachite::base::num::arithmetic::traits::Pow;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use std::fmt;
+use std::str::FromStr;
 
 /// An integer in `MIN..=MAX`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -121,6 +124,175 @@ impl<'de, const MIN: u32, const MAX: u32> Visitor<'de> for GridVisitor<MIN, MAX>
     }
 }
 
+/// Parses a non-negative exact number written as a decimal ("1.25") or a
+/// fraction ("5/4").
+pub fn parse_exact(text: &str) -> Result<Rational, String> {
+    let text = text.trim();
+    let bad = || format!("{text:?} is not a number (write a decimal like 1.5 or a fraction like 3/2)");
+    if text.contains('/') {
+        return crate::exact::parse_pq(text).map_err(|_| bad());
+    }
+    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+    let digits = format!("{whole}{fraction}");
+    if digits.is_empty() || !digits.trim_start_matches(['-', '+']).chars().all(|c| c.is_ascii_digit()) {
+        return Err(bad());
+    }
+    let numerator = crate::exact::Integer::from_str(&digits).map_err(|_| bad())?;
+    let scale = crate::exact::Integer::from(10u32).pow(fraction.len() as u64);
+    Ok(Rational::from_integers(numerator, scale))
+}
+
+/// A list of exact numbers in [0, MAX], written in a config as one number, a
+/// list, or a range `{ from, to, step }`. Numbers may be TOML numbers (read as
+/// the decimal they are written as: 0.1 is exactly 1/10) or strings holding a
+/// decimal or a fraction ("1/3").
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExactGrid<const MAX: u32>(Vec<Rational>);
+
+/// The most values one range may expand to.
+const MAX_GRID_VALUES: usize = 100_000;
+
+impl<const MAX: u32> ExactGrid<MAX> {
+    pub fn values(&self) -> &[Rational] {
+        &self.0
+    }
+
+    fn check<E: de::Error>(value: Rational) -> Result<Rational, E> {
+        if value < 0u32 || value > MAX {
+            Err(E::custom(format!("{} is out of range, expected a number from 0 to {MAX}", format_decimal(&value))))
+        } else {
+            Ok(value)
+        }
+    }
+
+    fn from_values<E: de::Error>(values: Vec<Rational>) -> Result<Self, E> {
+        if values.is_empty() {
+            return Err(E::invalid_length(0, &"at least one value"));
+        }
+        let mut out: Vec<Rational> = Vec::with_capacity(values.len());
+        for value in values {
+            let value = Self::check(value)?;
+            if out.contains(&value) {
+                return Err(E::custom(format!("duplicate value {}", format_decimal(&value))));
+            }
+            out.push(value);
+        }
+        Ok(ExactGrid(out))
+    }
+}
+
+/// A short text form of an exact number: the decimal when it terminates
+/// within a few digits, else "p/q".
+pub fn format_decimal(value: &Rational) -> String {
+    let f = crate::exact::to_f64(value);
+    match parse_exact(&f.to_string()) {
+        Ok(back) if back == *value => f.to_string(),
+        _ => crate::exact::format_pq(value),
+    }
+}
+
+/// One exact number from a TOML value: a number, or a string with a decimal or fraction.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExactNumber(pub Rational);
+
+impl<'de> Deserialize<'de> for ExactNumber {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(NumberVisitor).map(ExactNumber)
+    }
+}
+
+struct NumberVisitor;
+
+impl<'de> Visitor<'de> for NumberVisitor {
+    type Value = Rational;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "a number, or a string with a decimal or a fraction like \"3/2\"")
+    }
+    fn visit_i64<E: de::Error>(self, value: i64) -> Result<Rational, E> {
+        Ok(Rational::from(value))
+    }
+    fn visit_u64<E: de::Error>(self, value: u64) -> Result<Rational, E> {
+        Ok(Rational::from(value))
+    }
+    fn visit_f64<E: de::Error>(self, value: f64) -> Result<Rational, E> {
+        // Rust prints the shortest decimal that reads back as the same f64:
+        // the number as the user wrote it (0.1 -> "0.1" -> 1/10).
+        if !value.is_finite() {
+            return Err(E::custom(format!("{value} is not a finite number")));
+        }
+        parse_exact(&value.to_string()).map_err(E::custom)
+    }
+    fn visit_str<E: de::Error>(self, value: &str) -> Result<Rational, E> {
+        parse_exact(value).map_err(E::custom)
+    }
+}
+
+impl<'de, const MAX: u32> Deserialize<'de> for ExactGrid<MAX> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(ExactGridVisitor::<MAX>)
+    }
+}
+
+struct ExactGridVisitor<const MAX: u32>;
+
+impl<'de, const MAX: u32> Visitor<'de> for ExactGridVisitor<MAX> {
+    type Value = ExactGrid<MAX>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "a number from 0 to {MAX}, a list of them, or a range {{ from, to, step }}")
+    }
+    fn visit_i64<E: de::Error>(self, value: i64) -> Result<Self::Value, E> {
+        ExactGrid::from_values(vec![NumberVisitor.visit_i64(value)?])
+    }
+    fn visit_u64<E: de::Error>(self, value: u64) -> Result<Self::Value, E> {
+        ExactGrid::from_values(vec![NumberVisitor.visit_u64(value)?])
+    }
+    fn visit_f64<E: de::Error>(self, value: f64) -> Result<Self::Value, E> {
+        ExactGrid::from_values(vec![NumberVisitor.visit_f64(value)?])
+    }
+    fn visit_str<E: de::Error>(self, value: &str) -> Result<Self::Value, E> {
+        ExactGrid::from_values(vec![NumberVisitor.visit_str(value)?])
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut values = Vec::new();
+        while let Some(ExactNumber(value)) = seq.next_element()? {
+            values.push(value);
+        }
+        ExactGrid::from_values(values)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let (mut from, mut to, mut step) = (None, None, None);
+        while let Some(key) = map.next_key::<String>()? {
+            let slot = match key.as_str() {
+                "from" => &mut from,
+                "to" => &mut to,
+                "step" => &mut step,
+                other => return Err(de::Error::unknown_field(other, &["from", "to", "step"])),
+            };
+            *slot = Some(map.next_value::<ExactNumber>()?.0);
+        }
+        let from = ExactGrid::<MAX>::check(from.ok_or_else(|| de::Error::missing_field("from"))?)?;
+        let to = ExactGrid::<MAX>::check(to.ok_or_else(|| de::Error::missing_field("to"))?)?;
+        let step = step.unwrap_or_else(|| Rational::from(1u32));
+        if step <= 0u32 {
+            return Err(de::Error::custom(format!("step must be positive, got {}", format_decimal(&step))));
+        }
+        if from > to {
+            return Err(de::Error::custom(format!(
+                "empty range: from {} is above to {}",
+                format_decimal(&from),
+                format_decimal(&to)
+            )));
+        }
+        let count = crate::exact::to_f64(&((&to - &from) / &step)).floor() as usize + 1;
+        if count > MAX_GRID_VALUES {
+            return Err(de::Error::custom(format!("the range has {count} values, at most {MAX_GRID_VALUES} allowed")));
+        }
+        let values = (0..count).map(|k| &from + &step * Rational::from(k)).filter(|v| *v <= to).collect();
+        ExactGrid::from_values(values)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -142,6 +314,33 @@ mod tests {
         assert_eq!(grid("[3, 1, 2]").unwrap(), vec![3, 1, 2]);
         assert_eq!(grid("{ from = 1, to = 7, step = 3 }").unwrap(), vec![1, 4, 7]);
         assert_eq!(grid("{ from = 998, to = 1000 }").unwrap(), vec![998, 999, 1000]);
+    }
+
+    #[derive(serde::Deserialize)]
+    struct Exact {
+        x: ExactGrid<100>,
+    }
+
+    fn exact(text: &str) -> Result<Vec<String>, String> {
+        toml::from_str::<Exact>(&format!("x = {text}"))
+            .map(|h| h.x.values().iter().map(crate::exact::format_pq).collect())
+            .map_err(|e| e.message().to_string())
+    }
+
+    #[test]
+    fn exact_grids_read_decimals_and_fractions_exactly() {
+        assert_eq!(exact("0.1").unwrap(), vec!["1/10"]);
+        assert_eq!(exact("[1, 1.5, \"1/3\", \"0.25\"]").unwrap(), vec!["1/1", "3/2", "1/3", "1/4"]);
+        assert_eq!(exact("{ from = 0, to = 1, step = 0.25 }").unwrap().len(), 5);
+        assert_eq!(exact("{ from = 0, to = 1, step = \"1/3\" }").unwrap(), vec!["0/1", "1/3", "2/3", "1/1"]);
+        assert!(exact("101").unwrap_err().contains("from 0 to 100"));
+        assert!(exact("-0.5").unwrap_err().contains("from 0 to 100"));
+        assert!(exact("\"abc\"").unwrap_err().contains("not a number"));
+        assert!(exact("[1, 1.0]").unwrap_err().contains("duplicate value 1"));
+        assert!(exact("{ from = 0, to = 1, step = 0 }").unwrap_err().contains("step must be positive"));
+        assert!(exact("{ from = 0, to = 100, step = 0.0001 }").unwrap_err().contains("at most"));
+        assert_eq!(format_decimal(&parse_exact("1.5").unwrap()), "1.5");
+        assert_eq!(format_decimal(&parse_exact("1/3").unwrap()), "1/3");
     }
 
     #[test]

@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 use gamesweep::error::UserError;
 use gamesweep::game::Status;
 use gamesweep::games;
+use gamesweep::games::fritzen::query::FritzenQuery;
 use gamesweep::games::risk::query::RiskQuery;
 use gamesweep::sweep::{RunOptions, Shard};
 use std::path::PathBuf;
@@ -64,6 +65,9 @@ enum Command {
         /// Output directory of a run.
         dir: PathBuf,
     },
+    /// Fritzen: advice for a throw (the best dice to set aside, normal turn or street).
+    #[command(subcommand)]
+    Fritzen(FritzenQuery),
     /// Risk defender dice: the long-run rule, battle odds, advice for a roll.
     #[command(subcommand)]
     Risk(RiskQuery),
@@ -151,6 +155,10 @@ fn execute(command: Command) -> anyhow::Result<ExitCode> {
         Command::Report { dir } => {
             let path = gamesweep::report::report(&games, &dir)?;
             println!("{}", path.display());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Fritzen(query) => {
+            gamesweep::games::fritzen::query::run(&query)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Risk(query) => {

@@ -77,6 +77,9 @@ fn verify_task(out: &OutputDir, game: &dyn Game, record: &TaskRecord) -> anyhow:
         }
         out.write_marker(&repaired)?;
     }
+    for table in &verdict.findings {
+        out.write_table(&record.game, &record.id, table)?;
+    }
     let row = TableBuilder::new()
         .str("task_id", [&record.id])
         .str("status", [verdict.status.as_str()])

@@ -25,7 +25,7 @@ fn bad_input_is_one_line_exit_2_and_harmless() {
             "unknown section",
             Some("[riks]\nlong_run = true\n"),
             vec![],
-            "1:2: riks: unknown key, expected one of `output`, `higher_lower`, `risk`",
+            "1:2: riks: unknown key, expected one of `output`, `higher_lower`, `fritzen`, `risk`",
         ),
         (
             "wrong type",
@@ -89,6 +89,37 @@ fn bad_input_is_one_line_exit_2_and_harmless() {
             vec![],
             "expected a tolerance in (0, 0.1]",
         ),
+        (
+            "negative lambda",
+            Some("[fritzen]\nlambda = -1\nmu = 1\n"),
+            vec![],
+            "2:10: fritzen.lambda: -1 is out of range, expected a number from 0 to 1000",
+        ),
+        ("lambda without mu", Some("[fritzen]\nlambda = [1, 2]\n"), vec![], "fritzen.lambda: lambda needs mu as well"),
+        (
+            "bad fraction",
+            Some("[fritzen]\ngoals = [[1, \"1/0\"]]\n"),
+            vec![],
+            "2:14: fritzen.goals[0][1]: \"1/0\" is not a number",
+        ),
+        (
+            "goal out of range",
+            Some("[fritzen]\ngoals = [[1, 5000]]\n"),
+            vec![],
+            "fritzen.goals: mu = 5000 is out of range, expected a number from 0 to 1000",
+        ),
+        (
+            "mixed table too big",
+            Some("[fritzen.simulation]\ngames = 10\nmixed = [[[0, 0]]]\n"),
+            vec![],
+            "fritzen.simulation.mixed: a table has 1 players, allowed 2 to 6",
+        ),
+        (
+            "unknown rollout policy",
+            Some("[fritzen.rollout]\ngoals = [[0, 0]]\nrollouts = 5\npolicies = [\"mcts\"]\n"),
+            vec![],
+            "unknown variant `mcts`, expected `random` or `highest`",
+        ),
         ("malformed shard", None, vec!["--shard", "3/2"], "shard index 3 must be below the shard count 2"),
         ("shard syntax", None, vec!["--shard", "two"], "expected K/N"),
         ("zero jobs", None, vec!["--jobs", "0"], "--jobs"),
@@ -115,6 +146,12 @@ fn bad_input_is_one_line_exit_2_and_harmless() {
         "throws 3 dice, got 2",
     );
     check("battle range", &run(&["risk", "battle", "--attackers", "1", "--defenders", "3"]), "--attackers");
+    let advise = |aside: &str, throw: &str| run(&["fritzen", "advise", "--aside", aside, "--throw", throw]);
+    check("fritzen: a 7", &advise("2,4", "3,4,7,1"), "--throw: \"7\" is not a die (allowed: 1 to 6)");
+    check("fritzen: empty throw", &advise("2,4", ""), "--throw: no dice given");
+    check("fritzen: five dice", &advise("2,4", "3,4,4"), "2 dice aside and 3 thrown make 5, a turn has exactly 6 dice");
+    check("fritzen: seven dice", &advise("", "1,1,1,1,1,1,1"), "at most 6 allowed");
+    check("fritzen: bad lambda", &run(&["fritzen", "advise", "--lambda", "x", "--throw", "1,2,3,4,5,6"]), "--lambda");
 
     assert_eq!(snapshot(&out), before, "finished artifacts changed");
 }
@@ -139,4 +176,11 @@ fn queries_answer() {
     assert!(String::from_utf8_lossy(&defend.stdout).contains("Against 6-3: defend with two dice"));
     let battle = run(&["risk", "battle", "--attackers", "2", "--defenders", "1"]);
     assert!(String::from_utf8_lossy(&battle.stdout).contains("conquest probability: 0.416667  exact 5/12"));
+    // The thesis's (1, 1): a first throw of six 2s goes for the street at R = 12.
+    let advise = run(&["fritzen", "advise", "--lambda", "1", "--mu", "1", "--throw", "2,2,2,2,2,2"]);
+    assert!(advise.status.success());
+    assert!(String::from_utf8_lossy(&advise.stdout).contains("Announce a street? yes"), "{advise:?}");
+    let advise = run(&["fritzen", "advise", "--lambda", "1", "--mu", "1", "--aside", "2,4,5", "--throw", "3,4,4"]);
+    let text = String::from_utf8_lossy(&advise.stdout);
+    assert!(text.contains("best (normal): set aside") && text.contains("runner-up:"), "{text}");
 }

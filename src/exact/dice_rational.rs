@@ -23,6 +23,11 @@ impl DiceRational {
         DiceRational { num: Integer::from(num), exp }
     }
 
+    /// The integer `num`.
+    pub fn from_integer(num: Integer) -> Self {
+        DiceRational { num, exp: 0 }
+    }
+
     /// The same value in lowest terms.
     pub fn to_rational(&self) -> Rational {
         Rational::from_integers_ref(&self.num, &power_of_six(self.exp))

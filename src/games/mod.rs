@@ -1,5 +1,6 @@
 //! The registry of games: the only place that lists them.
 
+pub mod fritzen;
 pub mod higher_lower;
 pub mod risk;
 
@@ -7,5 +8,5 @@ use crate::game::Game;
 
 /// Every game, in the order their tasks are planned.
 pub fn all() -> Vec<Box<dyn Game>> {
-    vec![Box::new(higher_lower::HigherLower), Box::new(risk::Risk)]
+    vec![Box::new(higher_lower::HigherLower), Box::new(fritzen::Fritzen), Box::new(risk::Risk)]
 }

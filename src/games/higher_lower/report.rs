@@ -131,6 +131,10 @@ pub fn report(data: &dyn Dataset) -> anyhow::Result<ReportSection> {
             if repairs.is_empty() { "none".to_string() } else { format!("N = {}", repairs.join(", ")) }
         )?;
     }
+    tables.push(effort_table(&values)?);
+    if let Some(trace) = data.table("higher_lower", "trace")? {
+        tables.push(bound_trace(&trace, BOUND_TRACE_N)?);
+    }
     if !repaired_notes.is_empty() {
         writeln!(md, "\nWhere the float stage alone was wrong, and how the exact stage repaired it:\n")?;
         writeln!(md, "{}", repaired_notes.join("\n"))?;
@@ -162,6 +166,23 @@ pub fn report(data: &dyn Dataset) -> anyhow::Result<ReportSection> {
     }
     md.push('\n');
     Ok(ReportSection { markdown: md, tables })
+}
+
+/// The N of the thesis's figure 3.6 (upper and lower bound per iteration).
+const BOUND_TRACE_N: u32 = 100;
+
+/// The solver's effort per N and method (the thesis's figure 3.5).
+fn effort_table(values: &RecordBatch) -> anyhow::Result<Table> {
+    let schema = values.schema();
+    let keep = ["n", "method", "rounds", "iterations", "pricing_calls", "columns", "warm_started", "solve_seconds"];
+    let indices = keep.iter().map(|name| schema.index_of(name)).collect::<Result<Vec<_>, _>>()?;
+    Ok(Table { name: "iterations", batch: values.project(&indices)? })
+}
+
+/// The trace of the bounds during the solve of N = `n`, every method (the thesis's figure 3.6).
+fn bound_trace(trace: &RecordBatch, n: u32) -> anyhow::Result<Table> {
+    let mask: arrow::array::BooleanArray = trace.u32s("n")?.iter().map(|v| Some(v == Some(n))).collect();
+    Ok(Table { name: "bound_trace_n100", batch: arrow::compute::filter_record_batch(trace, &mask)? })
 }
 
 /// One row of the thesis's Table 3.1 beside the most guesses in our computed
