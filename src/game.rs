@@ -30,9 +30,10 @@ pub trait Task: Send + Sync {
     fn id(&self) -> String;
     /// Computes the task's tables.
     fn run(&self) -> anyhow::Result<Vec<Table>>;
-    /// Expected cost relative to the game's other tasks (any positive scale).
-    /// The orchestrator starts the most expensive tasks first, so that a long
-    /// task does not start last and run alone while the other cores idle.
+    /// Rough expected run time in seconds on one core (only the order across
+    /// all tasks of a run matters). The orchestrator starts the longest tasks
+    /// first, so that a long task does not start last and run alone while the
+    /// other cores idle.
     fn cost_hint(&self) -> f64 {
         1.0
     }

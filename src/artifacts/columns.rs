@@ -7,7 +7,7 @@ use arrow::array::{
     Array, ArrayRef, BooleanArray, Float64Array, Int64Array, ListArray, StringArray, UInt8Array, UInt32Array,
     UInt64Array,
 };
-use arrow::datatypes::{DataType, Field, Schema, UInt8Type};
+use arrow::datatypes::{DataType, Field, Schema, UInt8Type, UInt32Type};
 use arrow::record_batch::RecordBatch;
 use std::sync::Arc;
 
@@ -60,6 +60,15 @@ impl TableBuilder {
         self.push(name, Arc::new(array))
     }
 
+    /// A column of integer lists (for example a row of card values).
+    pub fn u32_lists(self, name: &str, values: impl IntoIterator<Item = Vec<u32>>) -> Self {
+        let lists = values.into_iter().map(|v| Some(v.into_iter().map(Some).collect::<Vec<_>>()));
+        let array = ListArray::from_iter_primitive::<UInt32Type, _, _>(lists);
+        let item = Arc::new(Field::new("item", DataType::UInt32, false));
+        let array = ListArray::new(item, array.offsets().clone(), array.values().clone(), None);
+        self.push(name, Arc::new(array))
+    }
+
     pub fn build(self, table: &'static str) -> anyhow::Result<Table> {
         let schema = Arc::new(Schema::new(self.fields));
         let batch = RecordBatch::try_new(schema, self.arrays).with_context(|| format!("building table {table}"))?;
@@ -91,6 +100,13 @@ pub trait Columns {
     }
     fn strs(&self, name: &str) -> anyhow::Result<&StringArray> {
         self.column_as(name)
+    }
+    /// Row `row` of a column of u32 lists.
+    fn u32_list(&self, name: &str, row: usize) -> anyhow::Result<Vec<u32>> {
+        let lists: &ListArray = self.column_as(name)?;
+        let values = lists.value(row);
+        let values = values.as_any().downcast_ref::<UInt32Array>().ok_or_else(|| anyhow!("{name}: not u32 lists"))?;
+        Ok(values.values().to_vec())
     }
 }
 
@@ -133,6 +149,7 @@ mod tests {
             .str("p", ["1/2", "3/2"])
             .bool("ok", [true, false])
             .u8_lists("depths", [vec![1, 2], vec![2, 1, 2]])
+            .u32_lists("values", [vec![7], vec![]])
             .build("demo")
             .unwrap();
         let batch = &table.batch;
@@ -142,6 +159,8 @@ mod tests {
         assert!(!batch.bools("ok").unwrap().value(1));
         assert!(batch.f64s("n").is_err());
         assert!(batch.u32s("missing").is_err());
+        assert_eq!(batch.u32_list("values", 0).unwrap(), vec![7]);
+        assert!(batch.u32_list("values", 1).unwrap().is_empty());
     }
 
     #[test]

@@ -1,0 +1,193 @@
+//! Nim (seed 003): Pi's grouping, Phi's halving and Bouton's XOR rule, each
+//! checked against exhaustive game search on every small position and
+//! against one another on random positions with heaps up to 2^62.
+
+pub mod algorithms;
+pub mod brute;
+mod report;
+mod tables;
+mod verify;
+
+use crate::config::Section;
+use crate::error::UserError;
+use crate::game::{Dataset, Game, ReportSection, StoredTask, Table, Task, Verdict};
+use crate::grid::Bounded;
+use serde::Deserialize;
+
+/// Largest heap of a random position: 2^62.
+pub const MAX_RANDOM_HEAP: u64 = 1 << 62;
+
+/// The `[nim]` config section.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NimConfig {
+    /// Every position of up to `heaps` heaps of at most `max_heap` coins (as sorted tuples).
+    exhaustive: Option<ExhaustiveConfig>,
+    random: Option<RandomConfig>,
+    /// Positions whose halving tables (Phi's algorithm) are written in full.
+    #[serde(default)]
+    examples: Vec<Vec<u64>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExhaustiveConfig {
+    heaps: Bounded<1, 8>,
+    max_heap: Bounded<1, 1000>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RandomConfig {
+    positions: Bounded<1, 100_000_000>,
+    /// Heaps per position (2..=this).
+    heaps: Bounded<2, 64>,
+    /// Heaps are uniform in 0..=2^bits - 1 (bits at most 62).
+    bits: Bounded<1, 62>,
+    #[serde(default)]
+    seed: u64,
+    #[serde(default = "default_chunk")]
+    chunk: Bounded<1, 100_000_000>,
+}
+
+fn default_chunk() -> Bounded<1, 100_000_000> {
+    serde_json::from_value(serde_json::json!(100_000)).expect("in range")
+}
+
+pub struct Nim;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum NimTask {
+    Exhaustive { heaps: usize, max_heap: u64 },
+    Random { heaps: usize, bits: u32, seed: u64, first: u64, last: u64 },
+    Halving { positions: Vec<Vec<u64>> },
+}
+
+impl Task for NimTask {
+    fn id(&self) -> String {
+        match self {
+            NimTask::Exhaustive { heaps, max_heap } => format!("exhaustive-h{heaps}-max{max_heap}"),
+            NimTask::Random { heaps, bits, seed, first, last } => {
+                format!("random-h{heaps}-b{bits}-s{seed}-{first}-{last}")
+            }
+            NimTask::Halving { positions } => {
+                let text: Vec<String> =
+                    positions.iter().map(|p| p.iter().map(u64::to_string).collect::<Vec<_>>().join("_")).collect();
+                format!("halving-{}", text.join("."))
+            }
+        }
+    }
+
+    fn run(&self) -> anyhow::Result<Vec<Table>> {
+        tables::tables(self)
+    }
+
+    fn cost_hint(&self) -> f64 {
+        match self {
+            NimTask::Exhaustive { heaps, max_heap } => 1e-6 * (*max_heap as f64 + 1.0).powi(*heaps as i32),
+            NimTask::Random { first, last, .. } => 2e-6 * (last - first + 1) as f64,
+            NimTask::Halving { .. } => 0.001,
+        }
+    }
+}
+
+impl NimTask {
+    /// The task a stored id stands for.
+    pub fn from_id(id: &str) -> Option<NimTask> {
+        if let Some(rest) = id.strip_prefix("exhaustive-h") {
+            let (heaps, max) = rest.split_once("-max")?;
+            return Some(NimTask::Exhaustive { heaps: heaps.parse().ok()?, max_heap: max.parse().ok()? });
+        }
+        if let Some(rest) = id.strip_prefix("random-h") {
+            let parts: Vec<&str> = rest.split('-').collect();
+            let [heaps, bits, seed, first, last] = parts.as_slice() else { return None };
+            return Some(NimTask::Random {
+                heaps: heaps.parse().ok()?,
+                bits: bits.strip_prefix('b')?.parse().ok()?,
+                seed: seed.strip_prefix('s')?.parse().ok()?,
+                first: first.parse().ok()?,
+                last: last.parse().ok()?,
+            });
+        }
+        let rest = id.strip_prefix("halving-")?;
+        let positions = rest
+            .split('.')
+            .map(|p| p.split('_').map(|h| h.parse().ok()).collect::<Option<Vec<u64>>>())
+            .collect::<Option<Vec<_>>>()?;
+        Some(NimTask::Halving { positions })
+    }
+}
+
+impl Game for Nim {
+    fn name(&self) -> &'static str {
+        "nim"
+    }
+
+    fn plan(&self, section: &Section) -> Result<Vec<Box<dyn Task>>, UserError> {
+        let config: NimConfig = section.parse()?;
+        let mut tasks = Vec::new();
+        if let Some(e) = &config.exhaustive {
+            let count = (f64::from(e.max_heap.get()) + 1.0).powi(e.heaps.get() as i32);
+            if count > 1e9 {
+                return Err(section.invalid(
+                    &["exhaustive"],
+                    &format!(
+                        "{} heaps of up to {} coins is too many positions for exhaustive search (at most 1e9 tuples)",
+                        e.heaps.get(),
+                        e.max_heap.get()
+                    ),
+                ));
+            }
+            tasks.push(NimTask::Exhaustive { heaps: e.heaps.get() as usize, max_heap: u64::from(e.max_heap.get()) });
+        }
+        if let Some(r) = &config.random {
+            let (total, chunk) = (u64::from(r.positions.get()), u64::from(r.chunk.get()));
+            for first in (0..total).step_by(chunk as usize) {
+                tasks.push(NimTask::Random {
+                    heaps: r.heaps.get() as usize,
+                    bits: r.bits.get(),
+                    seed: r.seed,
+                    first,
+                    last: (first + chunk).min(total) - 1,
+                });
+            }
+        }
+        if !config.examples.is_empty() {
+            if config.examples.iter().any(|p| p.is_empty() || p.iter().any(|&h| h > MAX_RANDOM_HEAP)) {
+                return Err(section.invalid(&["examples"], "each example is a non-empty list of heaps from 0 to 2^62"));
+            }
+            tasks.push(NimTask::Halving { positions: config.examples.clone() });
+        }
+        if tasks.is_empty() {
+            return Err(section.invalid(&[], "nothing to solve: give exhaustive, random or examples"));
+        }
+        Ok(tasks.into_iter().map(|t| Box::new(t) as Box<dyn Task>).collect())
+    }
+
+    fn verify(&self, task: &StoredTask) -> anyhow::Result<Verdict> {
+        match NimTask::from_id(&task.id) {
+            Some(t) => verify::verify(&t, task),
+            None => Ok(Verdict::failed(format!("unknown nim task id {:?}", task.id))),
+        }
+    }
+
+    fn report(&self, data: &dyn Dataset) -> anyhow::Result<ReportSection> {
+        report::report(data)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn task_ids_round_trip() {
+        for task in [
+            NimTask::Exhaustive { heaps: 4, max_heap: 31 },
+            NimTask::Random { heaps: 6, bits: 62, seed: 3, first: 100, last: 199 },
+            NimTask::Halving { positions: vec![vec![19, 5, 3], vec![10, 8, 6]] },
+        ] {
+            assert_eq!(NimTask::from_id(&task.id()), Some(task));
+        }
+    }
+}
