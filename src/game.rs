@@ -16,11 +16,27 @@ pub struct Table {
     pub batch: RecordBatch,
 }
 
-/// A game's part of the report: Markdown, and the analyses behind it as
-/// tables (written to DIR/report/<game>/<table>.parquet).
+/// A game's part of the report: Markdown, the analyses behind it as tables
+/// (written to DIR/report/<game>/<table>.parquet), and figures (written to
+/// DIR/report/figures/; the Markdown links them as `figures/<file>`).
 pub struct ReportSection {
     pub markdown: String,
     pub tables: Vec<Table>,
+    pub figures: Vec<Figure>,
+}
+
+/// A PNG figure of the report.
+pub struct Figure {
+    /// File name under DIR/report/figures/, e.g. "higher_lower_values.png".
+    pub file: String,
+    pub png: Vec<u8>,
+}
+
+impl Figure {
+    /// The Markdown that shows the figure with its caption.
+    pub fn markdown(&self, caption: &str) -> String {
+        format!("![{caption}](figures/{})\n\n*{caption}*\n\n", self.file)
+    }
 }
 
 /// A unit of work: deterministic, independent of every other task.

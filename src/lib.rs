@@ -9,6 +9,7 @@ pub mod exact;
 pub mod game;
 pub mod games;
 pub mod grid;
+pub mod plot;
 pub mod published;
 pub mod report;
 pub mod sweep;

@@ -1,7 +1,8 @@
-//! `gamesweep report DIR`: a Markdown report with, for every game, the
-//! published numbers beside the ones computed into DIR. Every number of ours
-//! is read from the Parquet tables. The analyses behind a section are written
-//! beside it as Parquet (DIR/report/<game>/<table>.parquet).
+//! `gamesweep report DIR`: a Markdown report (and the same as HTML) with, for
+//! every game, the published numbers beside the ones computed into DIR, and
+//! PNG figures. Every number of ours is read from the Parquet tables. The
+//! analyses behind a section are written beside it as Parquet
+//! (DIR/report/<game>/<table>.parquet), the figures to DIR/report/figures/.
 
 use crate::artifacts::OutputDir;
 use crate::artifacts::parquet_io::write_batch;
@@ -25,6 +26,10 @@ pub fn report(games: &[Box<dyn Game>], dir: &Path) -> anyhow::Result<PathBuf> {
                 let path = dir.join("report").join(game.name()).join(format!("{}.parquet", table.name));
                 out.write_atomic(&path, |file| write_batch(file, &table.batch))?;
             }
+            for figure in &section.figures {
+                let path = dir.join("report").join("figures").join(&figure.file);
+                out.write_atomic(&path, |file| Ok(std::io::Write::write_all(file, &figure.png)?))?;
+            }
         } else {
             writeln!(md, "No data for this game in this directory (its config section was not run).")?;
         }
@@ -35,5 +40,23 @@ pub fn report(games: &[Box<dyn Game>], dir: &Path) -> anyhow::Result<PathBuf> {
         std::io::Write::write_all(file, md.as_bytes())?;
         Ok(())
     })?;
+    let html = html(&md);
+    out.write_atomic(&dir.join("report").join("index.html"), |file| {
+        Ok(std::io::Write::write_all(file, html.as_bytes())?)
+    })?;
     Ok(path)
+}
+
+/// The Markdown as a standalone HTML page (tables and figures included).
+fn html(md: &str) -> String {
+    use pulldown_cmark::{Options, Parser, html::push_html};
+    let mut body = String::new();
+    push_html(&mut body, Parser::new_ext(md, Options::ENABLE_TABLES));
+    format!(
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>gamesweep report</title>\n<style>\n\
+         body {{ font-family: sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 1em; }}\n\
+         table {{ border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }}\n\
+         th, td {{ border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: left; vertical-align: top; }}\n\
+         img {{ max-width: 100%; }}\n</style></head><body>\n{body}</body></html>\n"
+    )
 }

@@ -2,7 +2,8 @@
 //! tasks, beside the report's 0.45 (greedy) and 0.15 (lookahead).
 
 use crate::artifacts::columns::{Columns, TableBuilder};
-use crate::game::{Dataset, ReportSection};
+use crate::game::{Dataset, Figure, ReportSection};
+use crate::plot::{Axes, Series, lines};
 use crate::published;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -37,7 +38,7 @@ pub fn report(data: &dyn Dataset) -> anyhow::Result<ReportSection> {
     let mut md = format!("Source: {}.\n\n", published::text(source, "source"));
     let Some(s) = data.table("cards", "summary")? else {
         md.push_str("_No cards summary in this run._\n\n");
-        return Ok(ReportSection { markdown: md, tables: Vec::new() });
+        return Ok(ReportSection { markdown: md, tables: Vec::new(), figures: Vec::new() });
     };
     // (n, distribution, order) -> strategy -> pooled counts.
     let mut pools: BTreeMap<(u32, String, String), BTreeMap<String, Pool>> = BTreeMap::new();
@@ -140,5 +141,34 @@ pub fn report(data: &dyn Dataset) -> anyhow::Result<ReportSection> {
         .f64("lookahead_win_rate", rows.iter().map(|r| r.4))
         .f64("distance_to_report", rows.iter().map(|r| r.5))
         .build("win_rates_vs_report")?;
-    Ok(ReportSection { markdown: md, tables: vec![table] })
+    let mut figures = Vec::new();
+    for order in ["player-first", "opponent-first"] {
+        let mut series: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
+        for ((n, dist, o), strategies) in &pools {
+            if o != order {
+                continue;
+            }
+            for (strategy, p) in strategies {
+                series.entry(format!("{strategy}, {dist}")).or_default().push((f64::from(*n), p.win_rate()));
+            }
+        }
+        let series: Vec<Series> = series.into_iter().map(|(label, points)| Series { label, points }).collect();
+        let figure = Figure {
+            file: format!("cards_win_rates_{order}.png"),
+            png: lines(
+                &Axes {
+                    title: &format!("Win rate against the greedy opponent, {order}"),
+                    x: "N (cards)",
+                    y: "win rate",
+                },
+                &series,
+                false,
+            )?,
+        };
+        md.push_str(&figure.markdown(&format!(
+            "Win rates by row length, {order} (the report: 0.45 for greedy, 0.15 for its lookahead metric)."
+        )));
+        figures.push(figure);
+    }
+    Ok(ReportSection { markdown: md, tables: vec![table], figures })
 }

@@ -4,8 +4,9 @@
 use super::dice::Dice;
 use crate::artifacts::columns::{Columns, TableBuilder};
 use crate::exact::{parse_pq, to_f64};
-use crate::game::{Dataset, ReportSection, Table};
+use crate::game::{Dataset, Figure, ReportSection, Table};
 use crate::grid::parse_exact;
+use crate::plot::{Axes, Bars, Series, bars, lines};
 use crate::published;
 use arrow::record_batch::RecordBatch;
 use std::collections::BTreeMap;
@@ -20,10 +21,11 @@ pub fn report(data: &dyn Dataset) -> anyhow::Result<ReportSection> {
         tables.push(t);
     }
     summaries(&mut md, data)?;
-    simulations(&mut md, data, thesis)?;
+    let mut figures = Vec::new();
+    simulations(&mut md, data, thesis, &mut figures)?;
     rollouts(&mut md, data)?;
-    thresholds(&mut md, data)?;
-    Ok(ReportSection { markdown: md, tables })
+    thresholds(&mut md, data, &mut figures)?;
+    Ok(ReportSection { markdown: md, tables, figures })
 }
 
 fn missing(md: &mut String, what: &str) -> std::fmt::Result {
@@ -281,7 +283,12 @@ fn summaries(md: &mut String, data: &dyn Dataset) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn simulations(md: &mut String, data: &dyn Dataset, thesis: &toml::Table) -> anyhow::Result<()> {
+fn simulations(
+    md: &mut String,
+    data: &dyn Dataset,
+    thesis: &toml::Table,
+    figures: &mut Vec<Figure>,
+) -> anyhow::Result<()> {
     let Some(t) = data.table("fritzen", "sim")? else {
         return Ok(missing(md, "simulations")?);
     };
@@ -330,6 +337,35 @@ fn simulations(md: &mut String, data: &dyn Dataset, thesis: &toml::Table) -> any
         parse_exact(raises_own[0].as_str().expect("string")).expect("number"),
         parse_exact(raises_own[1].as_str().expect("string")).expect("number"),
     );
+    let groups: Vec<Bars> = by_goal
+        .iter()
+        .filter_map(|((lambda, mu), pair)| {
+            let [Some(without), Some(with)] = pair else { return None };
+            let show = |t: &str| parse_pq(t).map(|v| to_f64(&v)).unwrap_or(f64::NAN);
+            Some(Bars {
+                label: format!("({}, {})", show(lambda), show(mu)),
+                values: vec![(without.0, without.1), (with.0, with.1), (without.2, without.3), (with.2, with.3)],
+            })
+        })
+        .collect();
+    if !groups.is_empty() {
+        let figure = Figure {
+            file: "fritzen_simulation.png".into(),
+            png: bars(
+                &Axes {
+                    title: "Simulated games: mean penalty per turn (+- 1 SE)",
+                    x: "(lambda, mu)",
+                    y: "penalty per turn",
+                },
+                &["own, no street", "own, street", "dealt, no street", "dealt, street"],
+                &groups,
+            )?,
+        };
+        md.push_str(&figure.markdown(
+            "\nMean own penalty and penalty dealt per turn, with and without the street option (thesis figure 4).",
+        ));
+        figures.push(figure);
+    }
     writeln!(
         md,
         "\nThe thesis: the street option raises the penalty dealt for every goal, and the own penalty only at (1, 3). Ours (difference with - without street, in standard errors of the difference):\n"
@@ -403,7 +439,7 @@ fn rollouts(md: &mut String, data: &dyn Dataset) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn thresholds(md: &mut String, data: &dyn Dataset) -> anyhow::Result<()> {
+fn thresholds(md: &mut String, data: &dyn Dataset, figures: &mut Vec<Figure>) -> anyhow::Result<()> {
     let Some(t) = data.table("fritzen", "street_threshold")? else {
         return Ok(missing(md, "street thresholds")?);
     };
@@ -417,6 +453,38 @@ fn thresholds(md: &mut String, data: &dyn Dataset) -> anyhow::Result<()> {
         goals.entry((t.strs("lambda")?.value(r).to_string(), t.strs("mu")?.value(r).to_string())).or_default().push(r);
     }
     let (kind, value) = (t.strs("kind")?, t.f64s("threshold")?);
+    // Per goal: how many first throws go for the street at pot R, R = 0..100.
+    let series: Vec<Series> = goals
+        .iter()
+        .map(|((lambda, mu), rows)| {
+            let mut at: Vec<f64> = rows
+                .iter()
+                .filter(|&&r| kind.value(r) != "never")
+                .map(|&r| if kind.value(r) == "always" { 0.0 } else { value.value(r) })
+                .collect();
+            at.sort_by(f64::total_cmp);
+            let points = (0..=200)
+                .map(|k| f64::from(k) / 2.0)
+                .map(|pot| (pot, at.iter().filter(|&&r| r < pot).count() as f64))
+                .collect();
+            let show = |t: &str| parse_pq(t).map(|v| to_f64(&v)).unwrap_or(f64::NAN);
+            Series { label: format!("({}, {})", show(lambda), show(mu)), points }
+        })
+        .collect();
+    let figure = Figure {
+        file: "fritzen_thresholds.png".into(),
+        png: lines(
+            &Axes {
+                title: "First throws that go for the street, by street pot R",
+                x: "street pot R",
+                y: "first throws (of 462)",
+            },
+            &series,
+            false,
+        )?,
+    };
+    md.push_str(&figure.markdown("How many of the 462 first throws go for a street as the pot R grows, per goal (lambda, mu); the thesis fixed R = 12."));
+    figures.push(figure);
     for ((lambda, mu), rows) in &goals {
         let count = |k: &str| rows.iter().filter(|&&r| kind.value(r) == k).count();
         let mut above: Vec<f64> = rows.iter().filter(|&&r| kind.value(r) == "above").map(|&r| value.value(r)).collect();

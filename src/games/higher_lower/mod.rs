@@ -6,6 +6,7 @@
 pub mod certificate;
 pub mod conjectures;
 pub mod exact_stage;
+mod figures;
 mod kernels;
 pub mod master;
 pub mod pricing;

@@ -13,7 +13,7 @@ pub fn report(data: &dyn Dataset) -> anyhow::Result<ReportSection> {
     let mut md = String::new();
     let mut tables = Vec::new();
     let Some(values) = data.table("higher_lower", "values")? else {
-        return Ok(ReportSection { markdown: "No values table.\n".into(), tables });
+        return Ok(ReportSection { markdown: "No values table.\n".into(), tables, figures: Vec::new() });
     };
     let thesis = published::section("higher_lower");
     let by_n = best_rows(&values)?;
@@ -165,7 +165,13 @@ pub fn report(data: &dyn Dataset) -> anyhow::Result<ReportSection> {
         )?;
     }
     md.push('\n');
-    Ok(ReportSection { markdown: md, tables })
+    writeln!(md, "### Figures\n")?;
+    let mut figures = Vec::new();
+    for (figure, caption) in super::figures::figures(data, &values, &by_n)? {
+        md.push_str(&figure.markdown(&caption));
+        figures.push(figure);
+    }
+    Ok(ReportSection { markdown: md, tables, figures })
 }
 
 /// The N of the thesis's figure 3.6 (upper and lower bound per iteration).

@@ -95,5 +95,5 @@ pub fn report(data: &dyn Dataset) -> anyhow::Result<ReportSection> {
             }
         )?;
     }
-    Ok(ReportSection { markdown: md, tables: Vec::new() })
+    Ok(ReportSection { markdown: md, tables: Vec::new(), figures: Vec::new() })
 }

@@ -154,7 +154,8 @@ impl Game for Risk {
     }
 
     fn report(&self, data: &dyn Dataset) -> anyhow::Result<ReportSection> {
-        Ok(ReportSection { markdown: report::report(data)?, tables: Vec::new() })
+        let (markdown, figures) = report::report(data)?;
+        Ok(ReportSection { markdown, tables: Vec::new(), figures })
     }
 }
 

@@ -3,13 +3,15 @@
 //! other number comes from the Parquet data.
 
 use crate::artifacts::columns::Columns;
-use crate::game::Dataset;
+use crate::game::{Dataset, Figure};
+use crate::plot::{Axes, Series, heatmap, lines};
 use crate::published;
 use arrow::record_batch::RecordBatch;
 use std::fmt::Write;
 
-pub fn report(data: &dyn Dataset) -> anyhow::Result<String> {
+pub fn report(data: &dyn Dataset) -> anyhow::Result<(String, Vec<Figure>)> {
     let mut md = String::new();
+    let mut figures = Vec::new();
     if let Some(t) = data.table("risk", "long_run")? {
         long_run(&mut md, &t)?;
     }
@@ -21,9 +23,20 @@ pub fn report(data: &dyn Dataset) -> anyhow::Result<String> {
     }
     if let Some(t) = data.table("risk", "convergence")? {
         convergence(&mut md, &t)?;
+        let figure = convergence_figure(&t)?;
+        md.push_str(&figure.markdown(
+            "Value iteration: the average loss per army approaches g like 1/n, the increment geometrically.",
+        ));
+        figures.push(figure);
     }
     if let Some(t) = data.table("risk", "battles")? {
         battles(&mut md, &t)?;
+        if let Some(figure) = battles_figure(&t)? {
+            md.push_str(&figure.markdown(
+                "Probability that A attacking armies conquer D defending ones, defender playing the optimal rule.",
+            ));
+            figures.push(figure);
+        }
     }
     if let Some(t) = data.table("risk", "verification")? {
         let status = t.strs("status")?;
@@ -38,7 +51,61 @@ pub fn report(data: &dyn Dataset) -> anyhow::Result<String> {
     } else {
         writeln!(md, "Verification: not run yet (`gamesweep verify DIR`).\n")?;
     }
-    Ok(md)
+    Ok((md, figures))
+}
+
+/// E V_n / n and the increment against n, for the longest horizon.
+fn convergence_figure(t: &RecordBatch) -> anyhow::Result<Figure> {
+    let (horizon, n, per_army, increment) =
+        (t.u32s("horizon")?, t.u32s("n")?, t.f64s("loss_per_army_f64")?, t.f64s("increment_f64")?);
+    let longest = horizon.values().iter().copied().max().unwrap_or(0);
+    let rows: Vec<usize> = (0..t.num_rows()).filter(|&i| horizon.value(i) == longest && n.value(i) >= 2).collect();
+    let series = vec![
+        Series {
+            label: "E V_n / n".into(),
+            points: rows.iter().map(|&i| (f64::from(n.value(i)), per_army.value(i))).collect(),
+        },
+        Series {
+            label: "E V_n - E V_(n-1)".into(),
+            points: rows.iter().map(|&i| (f64::from(n.value(i)), increment.value(i))).collect(),
+        },
+    ];
+    Ok(Figure {
+        file: "risk_convergence.png".into(),
+        png: lines(
+            &Axes {
+                title: &format!("Value iteration, horizon {longest}"),
+                x: "n (armies committed)",
+                y: "loss per army",
+            },
+            &series,
+            false,
+        )?,
+    })
+}
+
+/// Conquest probabilities for A, D <= 30 under the optimal defender rule.
+fn battles_figure(t: &RecordBatch) -> anyhow::Result<Option<Figure>> {
+    let (rule, a, d, p) =
+        (t.strs("defender_rule")?, t.u32s("attackers")?, t.u32s("defenders")?, t.f64s("conquest_f64")?);
+    const SIZE: u32 = 30;
+    let cells: Vec<(usize, usize, f64)> = (0..t.num_rows())
+        .filter(|&i| rule.value(i) == "optimal" && a.value(i) <= SIZE && d.value(i) <= SIZE)
+        .map(|i| ((d.value(i) - 1) as usize, (a.value(i) - 1) as usize, p.value(i)))
+        .collect();
+    if cells.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(Figure {
+        file: "risk_battles.png".into(),
+        png: heatmap(
+            &Axes { title: "P(attacker conquers), defender optimal", x: "defending armies D", y: "attacking armies A" },
+            (SIZE as usize, SIZE as usize),
+            0.5..f64::from(SIZE) + 0.5,
+            0.5..f64::from(SIZE) + 0.5,
+            &cells,
+        )?,
+    }))
 }
 
 fn long_run(md: &mut String, t: &RecordBatch) -> anyhow::Result<()> {

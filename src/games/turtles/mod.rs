@@ -144,7 +144,7 @@ impl Game for Turtles {
         let mut md = String::new();
         let Some(t) = data.table("turtles", "rows")? else {
             md.push_str("_No turtle rows in this run._\n\n");
-            return Ok(ReportSection { markdown: md, tables: Vec::new() });
+            return Ok(ReportSection { markdown: md, tables: Vec::new(), figures: Vec::new() });
         };
         writeln!(
             md,
@@ -163,7 +163,7 @@ impl Game for Turtles {
             writeln!(md, "| {length} | {} | {} | {} | {} | {} |", c[0], c[1], c[2], c[3], c[4])?;
         }
         md.push('\n');
-        Ok(ReportSection { markdown: md, tables: Vec::new() })
+        Ok(ReportSection { markdown: md, tables: Vec::new(), figures: Vec::new() })
     }
 }
 
