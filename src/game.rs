@@ -44,8 +44,9 @@ pub trait Task: Send + Sync {
     /// Stable id derived from the task's parameters; unique within its game and
     /// safe in file names (letters, digits, `-`, `_`, `.`).
     fn id(&self) -> String;
-    /// Computes the task's tables.
-    fn run(&self) -> anyhow::Result<Vec<Table>>;
+    /// Computes the task's tables; long tasks report what they have done so
+    /// far through `progress` (shown beside the progress bar).
+    fn run(&self, progress: &dyn Fn(&str)) -> anyhow::Result<Vec<Table>>;
     /// Rough expected run time in seconds on one core (only the order across
     /// all tasks of a run matters). The orchestrator starts the longest tasks
     /// first, so that a long task does not start last and run alone while the

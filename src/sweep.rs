@@ -179,7 +179,7 @@ pub fn run(games: &[Box<dyn Game>], config_path: &Path, options: &RunOptions) ->
             let game = planned.game.name();
             progress.set_message(format!("{game} {}", planned.id));
             let start = Instant::now();
-            match run_task(&out, planned, &config.sha256) {
+            match run_task(&out, planned, &config.sha256, &progress) {
                 Ok(()) => {
                     if progress.is_hidden() {
                         eprintln!("done {game}/{} in {:.2}s", planned.id, start.elapsed().as_secs_f64());
@@ -217,9 +217,23 @@ pub fn run(games: &[Box<dyn Game>], config_path: &Path, options: &RunOptions) ->
 }
 
 /// Computes one task and writes its tables, then its marker.
-fn run_task(out: &OutputDir, planned: &PlannedTask, config_sha256: &str) -> anyhow::Result<()> {
+fn run_task(out: &OutputDir, planned: &PlannedTask, config_sha256: &str, bar: &ProgressBar) -> anyhow::Result<()> {
     let start = Instant::now();
-    let tables = catch_unwind(AssertUnwindSafe(|| planned.task.run()))
+    // Within a task: the bar's message, or (without a terminal) a line at most every 30 s.
+    let last_line = Mutex::new(Instant::now());
+    let progress = |note: &str| {
+        let message = format!("{} {}: {note}", planned.game.name(), planned.id);
+        if bar.is_hidden() {
+            let mut last = last_line.lock().unwrap_or_else(|e| e.into_inner());
+            if last.elapsed() > Duration::from_secs(30) {
+                *last = Instant::now();
+                eprintln!("{message}");
+            }
+        } else {
+            bar.set_message(message);
+        }
+    };
+    let tables = catch_unwind(AssertUnwindSafe(|| planned.task.run(&progress)))
         .map_err(|panic| anyhow::anyhow!("panicked: {}", panic_message(&panic)))??;
     let seconds = start.elapsed().as_secs_f64();
     let game = planned.game.name();

@@ -74,7 +74,7 @@ impl Task for CardsTask {
         )
     }
 
-    fn run(&self) -> anyhow::Result<Vec<Table>> {
+    fn run(&self, _progress: &dyn Fn(&str)) -> anyhow::Result<Vec<Table>> {
         tables::tables(self)
     }
 

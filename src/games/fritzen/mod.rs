@@ -208,7 +208,7 @@ impl Task for FritzenTask {
         }
     }
 
-    fn run(&self) -> anyhow::Result<Vec<Table>> {
+    fn run(&self, _progress: &dyn Fn(&str)) -> anyhow::Result<Vec<Table>> {
         let model = model();
         let u = expected_penalties::<f64>();
         match self {

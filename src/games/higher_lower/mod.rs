@@ -96,7 +96,7 @@ impl Task for HigherLowerTask {
         }
     }
 
-    fn run(&self) -> anyhow::Result<Vec<Table>> {
+    fn run(&self, progress: &dyn Fn(&str)) -> anyhow::Result<Vec<Table>> {
         let options = SolveOptions { method: self.method, tolerance: self.tolerance, max_rounds: 10_000_000 };
         let mut previous: Option<FloatSolution> = None;
         let mut solved = Vec::with_capacity(self.ns.len());
@@ -104,6 +104,13 @@ impl Task for HigherLowerTask {
             let float = solver::solve(n, &options, previous.as_ref());
             let exact = exact_stage::exact_stage(&float)
                 .map_err(|why| anyhow::anyhow!("N = {n}: exact stage failed: {why}"))?;
+            progress(&format!(
+                "N = {n} certified ({:.1} s + {:.1} s exact), {} of {} N",
+                float.seconds,
+                exact.seconds,
+                solved.len() + 1,
+                self.ns.len()
+            ));
             solved.push((float.clone(), exact));
             previous = Some(float);
         }

@@ -78,7 +78,7 @@ impl Task for NimTask {
         }
     }
 
-    fn run(&self) -> anyhow::Result<Vec<Table>> {
+    fn run(&self, _progress: &dyn Fn(&str)) -> anyhow::Result<Vec<Table>> {
         tables::tables(self)
     }
 

@@ -103,7 +103,7 @@ impl Task for RiskTask {
         }
     }
 
-    fn run(&self) -> anyhow::Result<Vec<Table>> {
+    fn run(&self, _progress: &dyn Fn(&str)) -> anyhow::Result<Vec<Table>> {
         match *self {
             RiskTask::RoundOutcomes => tables::round_outcomes(),
             RiskTask::LongRun => tables::long_run(),

@@ -32,7 +32,7 @@ impl Task for LengthTask {
         format!("length-{}", self.0)
     }
 
-    fn run(&self) -> anyhow::Result<Vec<Table>> {
+    fn run(&self, _progress: &dyn Fn(&str)) -> anyhow::Result<Vec<Table>> {
         Ok(vec![rows_table(self.0)?])
     }
 
