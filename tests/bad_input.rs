@@ -25,7 +25,7 @@ fn bad_input_is_one_line_exit_2_and_harmless() {
             "unknown section",
             Some("[riks]\nlong_run = true\n"),
             vec![],
-            "1:2: riks: unknown key, expected one of `output`, `higher_lower`, `fritzen`, `risk`",
+            "1:2: riks: unknown key, expected one of `output`, `higher_lower`, `fritzen`, `cards`, `nim`, `turtles`, `risk`",
         ),
         (
             "wrong type",
