@@ -67,7 +67,7 @@ fn main() {
             &format!("content-based cache, {name}"),
             &[
                 ("levels (one backward pass)", median_seconds(5, || best_score_backward(row, 0, row.len()))),
-                ("content cache (rolling hashes)", median_seconds(5, || best_score_cached(row))),
+                ("content cache (rolling hashes)", median_seconds(5, || best_score_cached(row, 0, row.len()))),
             ],
         );
     }

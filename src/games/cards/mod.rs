@@ -38,6 +38,10 @@ struct CardsConfig {
     /// Rows longer than this skip the minimax value (O(N^2) per row).
     #[serde(default = "default_minimax_max_n")]
     minimax_max_n: Bounded<0, MAX_N>,
+    /// Score the optimal strategy with the report's content cache instead of
+    /// the levels: pays on rows with many repeated runs, costs on random rows.
+    #[serde(default)]
+    cache: bool,
 }
 
 fn default_chunk() -> Bounded<1, 100_000_000> {
@@ -59,18 +63,21 @@ pub struct CardsTask {
     pub first: u64,
     pub last: u64,
     pub minimax: bool,
+    /// The optimal score comes from the content cache (`optimal::best_score_cached`).
+    pub cache: bool,
 }
 
 impl Task for CardsTask {
     fn id(&self) -> String {
         format!(
-            "n{}-{}-rows{}-{}-s{}{}",
+            "n{}-{}-rows{}-{}-s{}{}{}",
             self.n,
             self.distribution,
             self.first,
             self.last,
             self.seed,
-            if self.minimax { "" } else { "-nominimax" }
+            if self.minimax { "" } else { "-nominimax" },
+            if self.cache { "-cache" } else { "" }
         )
     }
 
@@ -89,6 +96,10 @@ impl Task for CardsTask {
 impl CardsTask {
     /// The task a stored id stands for (the inverse of `id`).
     pub fn from_id(id: &str) -> Option<CardsTask> {
+        let (cache, id) = match id.strip_suffix("-cache") {
+            Some(rest) => (true, rest),
+            None => (false, id),
+        };
         let (minimax, id) = match id.strip_suffix("-nominimax") {
             Some(rest) => (false, rest),
             None => (true, id),
@@ -105,6 +116,7 @@ impl CardsTask {
             first: first.parse().ok()?,
             last: last.parse().ok()?,
             minimax,
+            cache,
         })
     }
 }
@@ -139,6 +151,7 @@ impl Game for Cards {
                         first,
                         last: (first + chunk).min(rows) - 1,
                         minimax: n <= config.minimax_max_n.get(),
+                        cache: config.cache,
                     }) as Box<dyn Task>);
                 }
             }
@@ -164,10 +177,29 @@ mod tests {
 
     #[test]
     fn task_ids_round_trip() {
-        for (distribution, minimax) in [(Distribution::Deck, true), (Distribution::Uniform { low: 1, high: 10 }, false)]
-        {
-            let task = CardsTask { n: 52, distribution, seed: 7, first: 2000, last: 3999, minimax };
+        for (distribution, minimax, cache) in [
+            (Distribution::Deck, true, false),
+            (Distribution::Uniform { low: 1, high: 10 }, false, true),
+            (Distribution::Uniform { low: 2, high: 3 }, false, false),
+        ] {
+            let task = CardsTask { n: 52, distribution, seed: 7, first: 2000, last: 3999, minimax, cache };
             assert_eq!(CardsTask::from_id(&task.id()), Some(task));
         }
+    }
+
+    #[test]
+    fn the_content_cache_scores_every_game_as_the_levels_do() {
+        let plain = CardsTask {
+            n: 40,
+            distribution: Distribution::Uniform { low: 1, high: 3 },
+            seed: 3,
+            first: 0,
+            last: 199,
+            minimax: false,
+            cache: false,
+        };
+        let cached = CardsTask { cache: true, ..plain.clone() };
+        let scores = |task: &CardsTask| tables::games(task).iter().map(|g| g.score).collect::<Vec<_>>();
+        assert_eq!(scores(&plain), scores(&cached));
     }
 }

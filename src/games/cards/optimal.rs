@@ -210,8 +210,10 @@ pub fn minimax(row: &[u32]) -> u64 {
 /// The content-based cache of the report's "other point of view": the best
 /// total from a sub-row depends only on its values, so equal sub-rows at
 /// different offsets are solved once (rolling hashes key the sub-rows). Pays
-/// on rows with many repeats (2 3 2 3 ...); on random rows it only adds hashing.
-pub fn best_score_cached(row: &[u32]) -> u64 {
+/// on rows with many repeats (2 3 2 3 ...); on random rows it only adds
+/// hashing. Depth-first with an explicit stack, so long rows cannot overflow
+/// a thread's stack.
+pub fn best_score_cached(row: &[u32], a0: usize, len0: usize) -> u64 {
     use std::collections::HashMap;
     let n = row.len();
     // Two polynomial hashes mod 2^61 - 1 with different bases: collisions are negligible.
@@ -230,34 +232,31 @@ pub fn best_score_cached(row: &[u32]) -> u64 {
         (h(0), h(1), len as u32)
     };
     let mut cache: HashMap<(u64, u64, u32), u64> = HashMap::new();
-    // Iterative over the lengths reachable (len0, len0 - 2, ...), smallest first.
-    fn value(
-        row: &[u32],
-        a: usize,
-        len: usize,
-        cache: &mut HashMap<(u64, u64, u32), u64>,
-        key: &dyn Fn(usize, usize) -> (u64, u64, u32),
-    ) -> u64 {
-        if len == 0 {
-            return 0;
+    let sides = |len: usize| if len >= 2 { &[Side::Left, Side::Right][..] } else { &[Side::Left][..] };
+    let mut stack = vec![(a0, len0)];
+    while let Some(&(a, len)) = stack.last() {
+        if len == 0 || cache.contains_key(&key(a, len)) {
+            stack.pop();
+            continue;
         }
-        let k = key(a, len);
-        if let Some(&v) = cache.get(&k) {
-            return v;
+        // The sub-rows after each of the player's moves; solve the missing ones first.
+        let next: Vec<(u64, usize)> = sides(len).iter().map(|&side| round(row, a, len, side)).collect();
+        let rest = len.saturating_sub(2);
+        let missing: Vec<(usize, usize)> = next
+            .iter()
+            .filter(|&&(_, b)| rest > 0 && !cache.contains_key(&key(b, rest)))
+            .map(|&(_, b)| (b, rest))
+            .collect();
+        if missing.is_empty() {
+            let value = |b: usize| if rest == 0 { 0 } else { cache[&key(b, rest)] };
+            let best = next.iter().map(|&(gain, b)| gain + value(b)).max().expect("a side");
+            cache.insert(key(a, len), best);
+            stack.pop();
+        } else {
+            stack.extend(missing);
         }
-        let v = [Side::Left, Side::Right]
-            .into_iter()
-            .filter(|&s| len >= 2 || s == Side::Left)
-            .map(|side| {
-                let (gain, next) = round(row, a, len, side);
-                gain + value(row, next, len.saturating_sub(2), cache, key)
-            })
-            .max()
-            .expect("a side");
-        cache.insert(k, v);
-        v
     }
-    value(row, 0, n, &mut cache, &key)
+    if len0 == 0 { 0 } else { cache[&key(a0, len0)] }
 }
 
 #[cfg(test)]
@@ -309,7 +308,7 @@ mod tests {
             let row: Vec<u32> = (0..n).map(|_| rng.random_range(1..=100u32)).collect();
             let exhaustive = brute_force(&row, 0, n);
             assert_eq!(best_against_greedy(&row, 0, n).player, exhaustive, "{row:?}");
-            assert_eq!(best_score_cached(&row), exhaustive, "{row:?}");
+            assert_eq!(best_score_cached(&row, 0, n), exhaustive, "{row:?}");
         }
     }
 
@@ -330,6 +329,10 @@ mod tests {
     #[test]
     fn the_content_cache_pays_on_repeats() {
         let periodic: Vec<u32> = (0..200).map(|i| 2 + i % 2).collect();
-        assert_eq!(best_score_cached(&periodic), best_score_backward(&periodic, 0, 200));
+        assert_eq!(best_score_cached(&periodic, 0, 200), best_score_backward(&periodic, 0, 200));
+        assert_eq!(best_score_cached(&periodic, 1, 199), best_score_backward(&periodic, 1, 199));
+        // 20,000 rounds deep: the explicit stack, not the thread's, holds the path.
+        let long: Vec<u32> = (0..40_000).map(|i| 2 + (i % 3 == 0) as u32).collect();
+        assert_eq!(best_score_cached(&long, 0, long.len()), best_score_backward(&long, 0, long.len()));
     }
 }

@@ -3,8 +3,8 @@
 //! so the report can pool tasks exactly).
 
 use super::CardsTask;
-use super::optimal::minimax;
-use super::play::{Order, Score, Strategy, play};
+use super::optimal::{best_score_cached, minimax};
+use super::play::{Order, Score, Strategy, play, start};
 use crate::artifacts::columns::TableBuilder;
 use crate::game::Table;
 use rayon::prelude::*;
@@ -36,7 +36,14 @@ pub fn games(task: &CardsTask) -> Vec<Game> {
             let mut out = Vec::new();
             for order in Order::BOTH {
                 for strategy in Strategy::ALL {
-                    out.push(Game { row: index, order, strategy: Some(strategy), score: play(&row, order, strategy) });
+                    let score = if strategy == Strategy::Optimal && task.cache {
+                        let (a0, len0) = start(&row, order);
+                        let player = best_score_cached(&row, a0, len0);
+                        Score { player, opponent: total - player }
+                    } else {
+                        play(&row, order, strategy)
+                    };
+                    out.push(Game { row: index, order, strategy: Some(strategy), score });
                 }
                 if task.minimax {
                     // The mover's optimal total; the opponent moves first in the second order.
