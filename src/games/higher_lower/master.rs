@@ -262,13 +262,10 @@ impl Master {
         self.perturbed = false;
         self.refactor();
         let start = self.iterations;
-        loop {
-            let Some(r) = (0..self.m)
-                .filter(|&i| self.values[i] < -FEASIBILITY_TOLERANCE)
-                .min_by(|&a, &b| self.values[a].total_cmp(&self.values[b]))
-            else {
-                break;
-            };
+        while let Some(r) = (0..self.m)
+            .filter(|&i| self.values[i] < -FEASIBILITY_TOLERANCE)
+            .min_by(|&a, &b| self.values[a].total_cmp(&self.values[b]))
+        {
             assert!(
                 self.iterations - start < 10 * self.m as u64 + 100,
                 "the dual simplex made no feasible basis in {} pivots (m = {})",
