@@ -237,18 +237,7 @@ impl Master {
         for value in &mut self.values {
             *value = value.max(0.0) + PERTURBATION * (1.0 + self.rng.random::<f64>());
         }
-        let mut rhs = vec![0.0; self.m];
-        for (var, value) in self.basis.iter().zip(&self.values) {
-            match var {
-                Var::Slack(j) => rhs[*j] += value,
-                Var::Column(c) => {
-                    for (b, a) in rhs.iter_mut().zip(&self.columns[*c]) {
-                        *b += f64::from(*a) * value;
-                    }
-                }
-            }
-        }
-        self.rhs = rhs;
+        self.rhs = self.basis_times_values();
         self.perturbed = true;
         self.perturbations += 1;
         self.reset_progress();
@@ -495,26 +484,34 @@ impl Master {
         self.pivots_since_refactor = 0;
     }
 
-    /// Max residuals |B x_B - b| and |w B - c_B| of the current inverse.
-    fn residuals(&self) -> (f64, f64) {
-        let m = self.m;
-        let mut bx = vec![0.0; m];
-        let mut rw = 0.0f64;
-        for (k, var) in self.basis.iter().enumerate() {
+    /// B x_B from the basis columns.
+    fn basis_times_values(&self) -> Vec<f64> {
+        let mut bx = vec![0.0; self.m];
+        for (var, value) in self.basis.iter().zip(&self.values) {
             match var {
-                Var::Slack(j) => {
-                    bx[*j] += self.values[k];
-                    rw = rw.max(self.duals[*j].abs());
-                }
+                Var::Slack(j) => bx[*j] += value,
                 Var::Column(c) => {
                     for (b, a) in bx.iter_mut().zip(&self.columns[*c]) {
-                        *b += f64::from(*a) * self.values[k];
+                        *b += f64::from(*a) * value;
                     }
-                    rw = rw.max((dot_f32(&self.duals, &self.columns[*c]) - 1.0).abs());
                 }
             }
         }
-        (bx.iter().zip(&self.rhs).map(|(x, b)| (x - b).abs()).fold(0.0, f64::max), rw)
+        bx
+    }
+
+    /// Max residuals |B x_B - b| and |w B - c_B| of the current inverse.
+    fn residuals(&self) -> (f64, f64) {
+        let dual = self
+            .basis
+            .iter()
+            .map(|var| match var {
+                Var::Slack(j) => self.duals[*j].abs(),
+                Var::Column(c) => (dot_f32(&self.duals, &self.columns[*c]) - 1.0).abs(),
+            })
+            .fold(0.0, f64::max);
+        let primal = self.basis_times_values().iter().zip(&self.rhs).map(|(x, b)| (x - b).abs()).fold(0.0, f64::max);
+        (primal, dual)
     }
 
     /// Inverts the basis; on failure returns a basis position whose column is
