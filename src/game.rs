@@ -42,11 +42,11 @@ impl Figure {
 /// A unit of work: deterministic, independent of every other task.
 pub trait Task: Send + Sync {
     /// Stable id derived from the task's parameters; unique within its game and
-    /// safe in file names (letters, digits, `-`, `_`, `.`).
+    /// safe in file names (letters, digits, `-`, `_`, `.`, not starting with `.`).
     fn id(&self) -> String;
     /// Computes the task's tables; long tasks report what they have done so
-    /// far through `progress` (shown beside the progress bar).
-    fn run(&self, progress: &dyn Fn(&str)) -> anyhow::Result<Vec<Table>>;
+    /// far and may checkpoint finished steps through `context`.
+    fn run(&self, context: &dyn TaskContext) -> anyhow::Result<Vec<Table>>;
     /// Rough expected run time in seconds on one core (only the order across
     /// all tasks of a run matters). The orchestrator starts the longest tasks
     /// first, so that a long task does not start last and run alone while the
@@ -54,6 +54,21 @@ pub trait Task: Send + Sync {
     fn cost_hint(&self) -> f64 {
         1.0
     }
+}
+
+/// What a running task may ask of the orchestrator. A task is the unit of
+/// resume, so a long one saves each finished step here: a rerun after a kill
+/// loads the saved steps instead of computing them again. The orchestrator
+/// drops a task's steps once the task is complete.
+pub trait TaskContext {
+    /// Notes what the task has done so far (shown beside the progress bar).
+    fn progress(&self, note: &str);
+    /// Saves a finished step's tables, complete or not at all. `step` must be
+    /// file-name safe (letters, digits, `-`, `_`, `.`, not starting with `.`).
+    fn save_step(&self, step: &str, tables: &[Table]) -> anyhow::Result<()>;
+    /// The tables, by name, of a step an earlier run of this task saved, or
+    /// `None` if there is no complete step of that name.
+    fn load_step(&self, step: &str) -> anyhow::Result<Option<BTreeMap<String, RecordBatch>>>;
 }
 
 /// A task's tables as read back from disk.

@@ -32,7 +32,8 @@ enum Command {
     ///
     /// Finished tasks are skipped, so rerunning after a crash or kill resumes
     /// the sweep. Parts are written atomically; a task is done once its marker
-    /// under DIR/.tasks/ exists.
+    /// under DIR/.tasks/ exists. A long task saves its finished steps under
+    /// DIR/.steps/ and a rerun resumes it after the last one.
     Run {
         /// The TOML config (see configs/).
         config: PathBuf,
@@ -45,7 +46,7 @@ enum Command {
         /// Worker threads [default: all cores].
         #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
         jobs: Option<u16>,
-        /// Recompute tasks that are already done.
+        /// Recompute tasks that are already done, ignoring their saved steps.
         #[arg(long)]
         force: bool,
     },

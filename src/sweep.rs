@@ -1,15 +1,18 @@
 //! The orchestrator: expands a config into tasks, selects a shard, skips
-//! finished tasks, runs the rest in parallel with a progress bar, and writes
-//! each task's tables atomically followed by its completion marker.
+//! finished tasks, runs the rest in parallel with a progress bar, keeps the
+//! steps long tasks checkpoint, and writes each task's tables atomically
+//! followed by its completion marker.
 //!
 //! It knows games only through the [`Game`] and [`Task`] traits.
 
-use crate::artifacts::{Manifest, OutputDir, RunRecord, TaskRecord, unix_now};
+use crate::artifacts::{Manifest, OutputDir, RunRecord, TaskRecord, is_safe_name, unix_now};
 use crate::config::ConfigFile;
 use crate::error::UserError;
-use crate::game::{Game, Task};
+use crate::game::{Game, Table, Task, TaskContext};
+use arrow::record_batch::RecordBatch;
 use indicatif::{ProgressBar, ProgressStyle};
-use std::collections::HashSet;
+use std::cell::Cell;
+use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
@@ -78,11 +81,7 @@ pub fn plan<'g>(games: &'g [Box<dyn Game>], config: &ConfigFile) -> Result<Vec<P
         let mut seen = HashSet::new();
         for task in game.plan(&section)? {
             let id = task.id();
-            assert!(
-                !id.is_empty() && id.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)),
-                "task id {id:?} of {} is not file-name safe",
-                game.name()
-            );
+            assert!(is_safe_name(&id), "task id {id:?} of {} is not file-name safe", game.name());
             assert!(seen.insert(id.clone()), "task id {id:?} of {} is not unique", game.name());
             planned.push(PlannedTask { game: game.as_ref(), task, id, index: planned.len() });
         }
@@ -103,7 +102,7 @@ pub struct RunOptions {
     pub shard: Shard,
     /// Worker threads; defaults to all cores.
     pub jobs: Option<usize>,
-    /// Recompute tasks that are already done.
+    /// Recompute tasks that are already done, ignoring steps saved by earlier runs.
     pub force: bool,
 }
 
@@ -146,6 +145,17 @@ pub fn run(games: &[Box<dyn Game>], config_path: &Path, options: &RunOptions) ->
     // one task, instead of leaving a long task for last.
     todo.sort_by(|a, b| b.task.cost_hint().total_cmp(&a.task.cost_hint()));
     let skipped = in_shard.len() - todo.len();
+    // Steps of a done task are never read again; a kill between its marker
+    // and their removal, or during a --force rerun, leaves them behind.
+    if !options.force {
+        let with_steps: HashSet<(String, String)> = out.tasks_with_steps()?.into_iter().collect();
+        for task in &in_shard {
+            let key = (task.game.name().to_string(), task.id.clone());
+            if done.contains(&key) && with_steps.contains(&key) {
+                out.remove_steps(&key.0, &key.1)?;
+            }
+        }
+    }
     let jobs = options.jobs.unwrap_or_else(rayon::current_num_threads);
     eprintln!(
         "gamesweep: {} tasks in {} (shard {}: {}, already done: {skipped}), {jobs} threads, output {}",
@@ -179,10 +189,12 @@ pub fn run(games: &[Box<dyn Game>], config_path: &Path, options: &RunOptions) ->
             let game = planned.game.name();
             progress.set_message(format!("{game} {}", planned.id));
             let start = Instant::now();
-            match run_task(&out, planned, &config.sha256, &progress) {
-                Ok(()) => {
+            match run_task(&out, planned, &config.sha256, &progress, options.force) {
+                Ok(resumed) => {
                     if progress.is_hidden() {
-                        eprintln!("done {game}/{} in {:.2}s", planned.id, start.elapsed().as_secs_f64());
+                        let resumed =
+                            if resumed > 0 { format!(", resumed from {resumed} saved steps") } else { String::new() };
+                        eprintln!("done {game}/{} in {:.2}s{resumed}", planned.id, start.elapsed().as_secs_f64());
                     }
                 }
                 Err(error) => {
@@ -216,28 +228,27 @@ pub fn run(games: &[Box<dyn Game>], config_path: &Path, options: &RunOptions) ->
     Ok(RunSummary { out: out_path, planned: planned.len(), ran, skipped, failed, wall: started.elapsed() })
 }
 
-/// Computes one task and writes its tables, then its marker.
-fn run_task(out: &OutputDir, planned: &PlannedTask, config_sha256: &str, bar: &ProgressBar) -> anyhow::Result<()> {
+/// Computes one task and writes its tables, then its marker, then drops the
+/// steps it saved on the way; returns how many saved steps it loaded. `force`
+/// ignores steps of an earlier run.
+fn run_task(
+    out: &OutputDir,
+    planned: &PlannedTask,
+    config_sha256: &str,
+    bar: &ProgressBar,
+    force: bool,
+) -> anyhow::Result<usize> {
     let start = Instant::now();
-    // Within a task: the bar's message, or (without a terminal) a line at most every 30 s.
-    let last_line = Mutex::new(Instant::now());
-    let progress = |note: &str| {
-        let message = format!("{} {}: {note}", planned.game.name(), planned.id);
-        if bar.is_hidden() {
-            let mut last = last_line.lock().unwrap_or_else(|e| e.into_inner());
-            if last.elapsed() > Duration::from_secs(30) {
-                *last = Instant::now();
-                eprintln!("{message}");
-            }
-        } else {
-            bar.set_message(message);
-        }
-    };
-    let tables = catch_unwind(AssertUnwindSafe(|| planned.task.run(&progress)))
+    let game = planned.game.name();
+    if force {
+        out.remove_steps(game, &planned.id)?;
+    }
+    let context =
+        RunningTask { out, game, task: &planned.id, bar, last_line: Cell::new(Instant::now()), resumed: Cell::new(0) };
+    let tables = catch_unwind(AssertUnwindSafe(|| planned.task.run(&context)))
         .map_err(|panic| anyhow::anyhow!("panicked: {}", panic_message(&panic)))??;
     let seconds = start.elapsed().as_secs_f64();
-    let game = planned.game.name();
-    let mut rows = std::collections::BTreeMap::new();
+    let mut rows = BTreeMap::new();
     for table in &tables {
         let n = out.write_table(game, &planned.id, table)?;
         anyhow::ensure!(rows.insert(table.name.to_string(), n).is_none(), "table {} written twice", table.name);
@@ -250,7 +261,50 @@ fn run_task(out: &OutputDir, planned: &PlannedTask, config_sha256: &str, bar: &P
         finished_unix: unix_now(),
         version: env!("CARGO_PKG_VERSION").to_string(),
         config_sha256: config_sha256.to_string(),
-    })
+    })?;
+    // The task is done, so its steps can never be read again; a failure to
+    // remove them leaves only hidden files behind.
+    if let Err(error) = out.remove_steps(game, &planned.id) {
+        bar.suspend(|| eprintln!("warning: steps of {game}/{} not removed: {error:#}", planned.id));
+    }
+    Ok(context.resumed.get())
+}
+
+/// The orchestrator's side of [`TaskContext`] for one running task.
+struct RunningTask<'a> {
+    out: &'a OutputDir,
+    game: &'a str,
+    task: &'a str,
+    bar: &'a ProgressBar,
+    /// When a progress line was last printed (without a terminal).
+    last_line: Cell<Instant>,
+    /// Steps loaded from an earlier run.
+    resumed: Cell<usize>,
+}
+
+impl TaskContext for RunningTask<'_> {
+    /// The bar's message, or (without a terminal) a line at most every 30 s.
+    fn progress(&self, note: &str) {
+        let message = format!("{} {}: {note}", self.game, self.task);
+        if self.bar.is_hidden() {
+            if self.last_line.get().elapsed() > Duration::from_secs(30) {
+                self.last_line.set(Instant::now());
+                eprintln!("{message}");
+            }
+        } else {
+            self.bar.set_message(message);
+        }
+    }
+
+    fn save_step(&self, step: &str, tables: &[Table]) -> anyhow::Result<()> {
+        self.out.write_step(self.game, self.task, step, tables)
+    }
+
+    fn load_step(&self, step: &str) -> anyhow::Result<Option<BTreeMap<String, RecordBatch>>> {
+        let step = self.out.read_step(self.game, self.task, step)?;
+        self.resumed.set(self.resumed.get() + usize::from(step.is_some()));
+        Ok(step)
+    }
 }
 
 pub(crate) fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
@@ -277,6 +331,108 @@ pub(crate) fn progress_bar(len: u64) -> ProgressBar {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::artifacts::columns::{Columns, TableBuilder};
+    use crate::config::Section;
+    use crate::game::{Dataset, ReportSection, StoredTask, Verdict};
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+
+    /// What the test sets and sees of the `stepper` game's one task.
+    #[derive(Default)]
+    struct Script {
+        /// Fail after the second step, as a kill would stop the task.
+        fail: AtomicBool,
+        /// The steps the task computed (not loaded).
+        computed: Mutex<Vec<u32>>,
+    }
+
+    /// A game with one task of three steps; its table holds every step's rows.
+    struct Stepper(Arc<Script>);
+    struct StepperTask(Arc<Script>);
+
+    impl Task for StepperTask {
+        fn id(&self) -> String {
+            "t".into()
+        }
+        fn run(&self, context: &dyn TaskContext) -> anyhow::Result<Vec<Table>> {
+            let mut batches = Vec::new();
+            for k in 1..=3u32 {
+                let step = format!("s{k}");
+                let batch = match context.load_step(&step)? {
+                    Some(mut saved) => saved.remove("k").unwrap(),
+                    None => {
+                        self.0.computed.lock().unwrap().push(k);
+                        let table = TableBuilder::new().u32("k", [k]).build("k")?;
+                        context.save_step(&step, std::slice::from_ref(&table))?;
+                        table.batch
+                    }
+                };
+                batches.push(batch);
+                anyhow::ensure!(!(k == 2 && self.0.fail.load(Ordering::Relaxed)), "stopped after step 2");
+            }
+            let batch = arrow::compute::concat_batches(&batches[0].schema(), &batches)?;
+            Ok(vec![Table { name: "k", batch }])
+        }
+    }
+
+    impl Game for Stepper {
+        fn name(&self) -> &'static str {
+            "stepper"
+        }
+        fn plan(&self, _section: &Section) -> Result<Vec<Box<dyn Task>>, UserError> {
+            Ok(vec![Box::new(StepperTask(self.0.clone()))])
+        }
+        fn verify(&self, _task: &StoredTask) -> anyhow::Result<Verdict> {
+            unreachable!("not verified")
+        }
+        fn report(&self, _data: &dyn Dataset) -> anyhow::Result<ReportSection> {
+            unreachable!("not reported")
+        }
+    }
+
+    #[test]
+    fn saves_steps_resumes_after_the_last_and_drops_them_when_done() {
+        let root = std::env::temp_dir().join(format!("gamesweep-sweep-steps-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(&root).unwrap();
+        let config = root.join("steps.toml");
+        std::fs::write(&config, "[stepper]\n").unwrap();
+        let script = Arc::new(Script::default());
+        let games: Vec<Box<dyn Game>> = vec![Box::new(Stepper(script.clone()))];
+        let out = root.join("out");
+        let steps = out.join(".steps/stepper/t");
+        let run_with = |fail: bool, force: bool| {
+            script.fail.store(fail, Ordering::Relaxed);
+            script.computed.lock().unwrap().clear();
+            let options = RunOptions { out: Some(out.clone()), shard: Shard::ALL, jobs: Some(1), force };
+            let summary = run(&games, &config, &options).unwrap();
+            (summary.failed.len(), std::mem::take(&mut *script.computed.lock().unwrap()))
+        };
+        let rows =
+            || OutputDir::open(&out).unwrap().read_table("stepper", "k", "t").unwrap().u32s("k").unwrap().clone();
+
+        // Stopped after two steps: no marker, both steps kept.
+        assert_eq!(run_with(true, false), (1, vec![1, 2]));
+        assert!(!out.join(".tasks/stepper/t.json").exists());
+        assert!(steps.join("s1/done").exists() && steps.join("s2/done").exists());
+        // The rerun loads them and computes the third; done, the steps go.
+        assert_eq!(run_with(false, false), (0, vec![3]));
+        assert_eq!(rows().values().to_vec(), vec![1, 2, 3]);
+        assert!(out.join(".tasks/stepper/t.json").exists());
+        assert!(!steps.exists());
+
+        // A killed --force rerun leaves steps of a done task: a plain run drops them.
+        assert_eq!(run_with(true, true), (1, vec![1, 2]));
+        assert!(steps.join("s2/done").exists());
+        assert_eq!(run_with(false, false), (0, vec![]));
+        assert!(!steps.exists());
+        // --force ignores and clears steps an earlier run left behind.
+        assert_eq!(run_with(true, true), (1, vec![1, 2]));
+        assert_eq!(run_with(false, true), (0, vec![1, 2, 3]));
+        assert_eq!(rows().values().to_vec(), vec![1, 2, 3]);
+        assert!(!steps.exists());
+        std::fs::remove_dir_all(&root).unwrap();
+    }
 
     #[test]
     fn parses_shards() {

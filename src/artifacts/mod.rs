@@ -3,6 +3,7 @@
 //! ```text
 //! DIR/<game>/<table>/part-<task>.parquet   one file per (table, task)
 //! DIR/.tasks/<game>/<task>.json            marker: the task is complete
+//! DIR/.steps/<game>/<task>/<step>/          finished steps of an unfinished task (see `steps`)
 //! DIR/manifest.json                        summary of the markers and runs
 //! DIR/.tmp/<host>-<pid>/                   scratch space of a running process
 //! ```
@@ -17,6 +18,7 @@
 pub mod columns;
 mod manifest;
 pub mod parquet_io;
+mod steps;
 
 pub use manifest::{Manifest, RunRecord};
 
@@ -178,6 +180,12 @@ impl Dataset for OutputDir {
         let Some(first) = batches.first() else { return Ok(None) };
         Ok(Some(arrow::compute::concat_batches(&first.schema(), &batches)?))
     }
+}
+
+/// Whether a task, step or table name can be a file name as it is: letters,
+/// digits, `-`, `_`, `.`, and no leading `.` (no `..`, no hidden files).
+pub fn is_safe_name(name: &str) -> bool {
+    !name.is_empty() && !name.starts_with('.') && name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
 }
 
 fn sorted_entries(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {

@@ -12,7 +12,7 @@ mod verify;
 
 use crate::config::Section;
 use crate::error::UserError;
-use crate::game::{Dataset, Game, ReportSection, StoredTask, Table, Task, Verdict};
+use crate::game::{Dataset, Game, ReportSection, StoredTask, Table, Task, TaskContext, Verdict};
 use crate::grid::{Bounded, IntGrid};
 use rows::Distribution;
 use serde::Deserialize;
@@ -81,7 +81,7 @@ impl Task for CardsTask {
         )
     }
 
-    fn run(&self, _progress: &dyn Fn(&str)) -> anyhow::Result<Vec<Table>> {
+    fn run(&self, _context: &dyn TaskContext) -> anyhow::Result<Vec<Table>> {
         tables::tables(self)
     }
 

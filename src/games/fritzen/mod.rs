@@ -18,7 +18,7 @@ mod verify;
 use crate::config::Section;
 use crate::error::UserError;
 use crate::exact::Rational;
-use crate::game::{Dataset, Game, ReportSection, StoredTask, Table, Task, Verdict};
+use crate::game::{Dataset, Game, ReportSection, StoredTask, Table, Task, TaskContext, Verdict};
 use crate::grid::{Bounded, ExactGrid, ExactNumber, format_decimal};
 use analysis::{Setting, evaluate_setting, street_thresholds};
 use model::Model;
@@ -208,7 +208,7 @@ impl Task for FritzenTask {
         }
     }
 
-    fn run(&self, _progress: &dyn Fn(&str)) -> anyhow::Result<Vec<Table>> {
+    fn run(&self, _context: &dyn TaskContext) -> anyhow::Result<Vec<Table>> {
         let model = model();
         let u = expected_penalties::<f64>();
         match self {

@@ -19,7 +19,7 @@ mod verify;
 
 use crate::config::Section;
 use crate::error::UserError;
-use crate::game::{Dataset, Game, ReportSection, StoredTask, Table, Task, Verdict};
+use crate::game::{Dataset, Game, ReportSection, StoredTask, Table, Task, TaskContext, Verdict};
 use crate::grid::{Bounded, IntGrid};
 use serde::Deserialize;
 use solver::{FloatSolution, Method, SolveOptions};
@@ -96,7 +96,7 @@ impl Task for HigherLowerTask {
         }
     }
 
-    fn run(&self, progress: &dyn Fn(&str)) -> anyhow::Result<Vec<Table>> {
+    fn run(&self, context: &dyn TaskContext) -> anyhow::Result<Vec<Table>> {
         let options = SolveOptions { method: self.method, tolerance: self.tolerance, max_rounds: 10_000_000 };
         let mut previous: Option<FloatSolution> = None;
         let mut solved = Vec::with_capacity(self.ns.len());
@@ -104,7 +104,7 @@ impl Task for HigherLowerTask {
             let float = solver::solve(n, &options, previous.as_ref());
             let exact = exact_stage::exact_stage(&float)
                 .map_err(|why| anyhow::anyhow!("N = {n}: exact stage failed: {why}"))?;
-            progress(&format!(
+            context.progress(&format!(
                 "N = {n} certified ({:.1} s + {:.1} s exact), {} of {} N",
                 float.seconds,
                 exact.seconds,

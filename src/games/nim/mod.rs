@@ -10,7 +10,7 @@ mod verify;
 
 use crate::config::Section;
 use crate::error::UserError;
-use crate::game::{Dataset, Game, ReportSection, StoredTask, Table, Task, Verdict};
+use crate::game::{Dataset, Game, ReportSection, StoredTask, Table, Task, TaskContext, Verdict};
 use crate::grid::Bounded;
 use serde::Deserialize;
 
@@ -78,7 +78,7 @@ impl Task for NimTask {
         }
     }
 
-    fn run(&self, _progress: &dyn Fn(&str)) -> anyhow::Result<Vec<Table>> {
+    fn run(&self, _context: &dyn TaskContext) -> anyhow::Result<Vec<Table>> {
         tables::tables(self)
     }
 

@@ -13,7 +13,7 @@ mod verify;
 
 use crate::config::Section;
 use crate::error::UserError;
-use crate::game::{Dataset, Game, ReportSection, StoredTask, Table, Task, Verdict};
+use crate::game::{Dataset, Game, ReportSection, StoredTask, Table, Task, TaskContext, Verdict};
 use crate::grid::{Bounded, IntGrid};
 use battle::DefenderRule;
 use serde::Deserialize;
@@ -103,7 +103,7 @@ impl Task for RiskTask {
         }
     }
 
-    fn run(&self, _progress: &dyn Fn(&str)) -> anyhow::Result<Vec<Table>> {
+    fn run(&self, _context: &dyn TaskContext) -> anyhow::Result<Vec<Table>> {
         match *self {
             RiskTask::RoundOutcomes => tables::round_outcomes(),
             RiskTask::LongRun => tables::long_run(),

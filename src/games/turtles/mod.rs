@@ -6,7 +6,7 @@ pub mod rows;
 use crate::artifacts::columns::{Columns, TableBuilder};
 use crate::config::Section;
 use crate::error::UserError;
-use crate::game::{Dataset, Game, ReportSection, StoredTask, Table, Task, Verdict};
+use crate::game::{Dataset, Game, ReportSection, StoredTask, Table, Task, TaskContext, Verdict};
 use crate::games::nim::algorithms::{Move, apply};
 use crate::grid::IntGrid;
 use rows::{MAX_LENGTH, Row, brute_force, heaps, text, winning_move};
@@ -32,7 +32,7 @@ impl Task for LengthTask {
         format!("length-{}", self.0)
     }
 
-    fn run(&self, _progress: &dyn Fn(&str)) -> anyhow::Result<Vec<Table>> {
+    fn run(&self, _context: &dyn TaskContext) -> anyhow::Result<Vec<Table>> {
         Ok(vec![rows_table(self.0)?])
     }
 
