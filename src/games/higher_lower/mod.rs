@@ -21,6 +21,7 @@ use crate::config::Section;
 use crate::error::UserError;
 use crate::game::{Dataset, Game, ReportSection, StoredTask, Table, Task, TaskContext, Verdict};
 use crate::grid::{Bounded, IntGrid};
+use anyhow::Context;
 use serde::Deserialize;
 use solver::{FloatSolution, Method, SolveOptions};
 
@@ -96,25 +97,49 @@ impl Task for HigherLowerTask {
         }
     }
 
+    /// Solves each N in order and saves it as a step (its rows of every table
+    /// and what N + 1's warm start needs), so that a rerun after a kill loads
+    /// the saved N and solves only the rest. Each N warm-starts from the saved
+    /// form of N - 1's solution whether it was just solved or loaded, so a
+    /// resumed task solves exactly as an uninterrupted one.
     fn run(&self, context: &dyn TaskContext) -> anyhow::Result<Vec<Table>> {
         let options = SolveOptions { method: self.method, tolerance: self.tolerance, max_rounds: 10_000_000 };
         let mut previous: Option<FloatSolution> = None;
-        let mut solved = Vec::with_capacity(self.ns.len());
-        for &n in &self.ns {
-            let float = solver::solve(n, &options, previous.as_ref());
-            let exact = exact_stage::exact_stage(&float)
-                .map_err(|why| anyhow::anyhow!("N = {n}: exact stage failed: {why}"))?;
-            context.progress(&format!(
-                "N = {n} certified ({:.1} s + {:.1} s exact), {} of {} N",
-                float.seconds,
-                exact.seconds,
-                solved.len() + 1,
-                self.ns.len()
-            ));
-            solved.push((float.clone(), exact));
-            previous = Some(float);
+        let mut per_n = Vec::with_capacity(self.ns.len());
+        for (k, &n) in self.ns.iter().enumerate() {
+            let step = format!("n{n:04}");
+            let of = format!("{} of {} N", k + 1, self.ns.len());
+            let saved = context.load_step(&step).with_context(|| format!("N = {n}: loading step {step}"))?;
+            let mut step_tables = match saved {
+                Some(saved) => {
+                    context.progress(&format!("N = {n} resumed from checkpoint, {of}"));
+                    saved
+                }
+                None => {
+                    let float = solver::solve(n, &options, previous.as_ref());
+                    let exact = exact_stage::exact_stage(&float)
+                        .map_err(|why| anyhow::anyhow!("N = {n}: exact stage failed: {why}"))?;
+                    context.progress(&format!(
+                        "N = {n} certified ({:.1} s + {:.1} s exact), {of}",
+                        float.seconds, exact.seconds
+                    ));
+                    let warm_start = tables::warm_start(&float)?;
+                    let mut step_tables = tables::tables(&[(float, exact)])?;
+                    step_tables.push(warm_start);
+                    context.save_step(&step, &step_tables)?;
+                    step_tables.into_iter().map(|t| (t.name.to_string(), t.batch)).collect()
+                }
+            };
+            let warm_start = step_tables
+                .remove(tables::WARM_START)
+                .ok_or_else(|| anyhow::anyhow!("N = {n}: step {step} has no table {}", tables::WARM_START))?;
+            previous = Some(
+                tables::read_warm_start(&warm_start, self.method)
+                    .with_context(|| format!("N = {n}: reading step {step}"))?,
+            );
+            per_n.push(step_tables);
         }
-        tables::tables(&solved)
+        tables::concat(&per_n)
     }
 
     fn cost_hint(&self) -> f64 {
@@ -191,6 +216,69 @@ fn chunk_runs(ns: &[usize], size: usize) -> Vec<Vec<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arrow::record_batch::RecordBatch;
+    use std::cell::RefCell;
+    use std::collections::BTreeMap;
+
+    /// Keeps steps in memory, as the orchestrator keeps them on disk.
+    #[derive(Default)]
+    struct MemorySteps {
+        steps: RefCell<BTreeMap<String, BTreeMap<String, RecordBatch>>>,
+        notes: RefCell<Vec<String>>,
+    }
+
+    impl TaskContext for MemorySteps {
+        fn progress(&self, note: &str) {
+            self.notes.borrow_mut().push(note.to_string());
+        }
+        fn save_step(&self, step: &str, tables: &[Table]) -> anyhow::Result<()> {
+            let tables = tables.iter().map(|t| (t.name.to_string(), t.batch.clone())).collect();
+            assert!(self.steps.borrow_mut().insert(step.to_string(), tables).is_none(), "{step} saved twice");
+            Ok(())
+        }
+        fn load_step(&self, step: &str) -> anyhow::Result<Option<BTreeMap<String, RecordBatch>>> {
+            Ok(self.steps.borrow().get(step).cloned())
+        }
+    }
+
+    /// The tables without their timing columns, which differ between runs.
+    fn without_timings(tables: Vec<Table>) -> Vec<(&'static str, RecordBatch)> {
+        tables
+            .into_iter()
+            .map(|t| {
+                let keep: Vec<usize> = (0..t.batch.num_columns())
+                    .filter(|&i| !t.batch.schema().field(i).name().ends_with("_seconds"))
+                    .collect();
+                (t.name, t.batch.project(&keep).unwrap())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_task_resumed_from_its_steps_writes_what_an_uninterrupted_one_writes() {
+        for method in [Method::Auto, Method::Guess] {
+            let task = HigherLowerTask { method, ns: (1..=14).collect(), tolerance: 1e-10 };
+            let whole = MemorySteps::default();
+            let expected = task.run(&whole).unwrap();
+            assert_eq!(whole.steps.borrow().len(), 14);
+            assert_eq!(
+                expected.iter().map(|t| t.name).collect::<Vec<_>>(),
+                ["values", "alice", "bob", "trace", "conjectures"]
+            );
+
+            // Killed after N = 6: the rerun loads N = 1..6 and solves the rest warm.
+            let resumed = MemorySteps::default();
+            resumed
+                .steps
+                .borrow_mut()
+                .extend(whole.steps.take().into_iter().filter(|(step, _)| step.as_str() <= "n0006"));
+            let tables = task.run(&resumed).unwrap();
+            assert_eq!(resumed.steps.borrow().len(), 14, "N = 7..14 saved");
+            assert!(resumed.notes.borrow().contains(&"N = 6 resumed from checkpoint, 6 of 14 N".to_string()));
+            assert!(resumed.notes.borrow()[6].starts_with("N = 7 certified"), "{:?}", resumed.notes.borrow());
+            assert_eq!(without_timings(tables), without_timings(expected), "{method:?}");
+        }
+    }
 
     #[test]
     fn chunks_follow_consecutive_runs() {

@@ -1,12 +1,20 @@
 //! The higher-lower tables (schemas in the README): values, alice, bob, trace,
-//! conjectures.
+//! conjectures; and `warm_start`, which only checkpoints hold.
 
 use super::conjectures;
 use super::exact_stage::ExactOutcome;
-use super::solver::FloatSolution;
-use crate::artifacts::columns::TableBuilder;
+use super::solver::{FloatSolution, Method};
+use super::tree::Tree;
+use crate::artifacts::columns::{Columns, TableBuilder};
 use crate::exact::{format_pq, to_f64};
 use crate::game::Table;
+use anyhow::{Context, anyhow};
+use arrow::array::{Array, ArrayRef, Float64Array, ListArray, UInt8Array, UInt32Array};
+use arrow::buffer::OffsetBuffer;
+use arrow::datatypes::Field;
+use arrow::record_batch::RecordBatch;
+use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// All tables of one task from its solved N.
 pub fn tables(solved: &[(FloatSolution, ExactOutcome)]) -> anyhow::Result<Vec<Table>> {
@@ -92,4 +100,86 @@ pub fn tables(solved: &[(FloatSolution, ExactOutcome)]) -> anyhow::Result<Vec<Ta
         .str("detail", checks.iter().map(|r| r.3.detail.as_str()))
         .build("conjectures")?;
     Ok(vec![values, alice, bob_table, trace, conjectures])
+}
+
+/// Each output table over all N of a task: the tables of every N (by name,
+/// in N order, as checkpoints hold them) concatenated.
+pub fn concat(per_n: &[BTreeMap<String, RecordBatch>]) -> anyhow::Result<Vec<Table>> {
+    // The tables of no N give the names, order and schemas to write.
+    tables(&[])?
+        .into_iter()
+        .map(|empty| {
+            let schema = empty.batch.schema();
+            let batches = per_n
+                .iter()
+                .map(|tables| {
+                    let batch = tables.get(empty.name).ok_or_else(|| anyhow!("no table {}", empty.name))?;
+                    anyhow::ensure!(
+                        batch.schema().fields() == schema.fields(),
+                        "table {} has other columns than this version writes",
+                        empty.name
+                    );
+                    Ok(batch)
+                })
+                .collect::<anyhow::Result<Vec<_>>>()
+                .context("a checkpoint does not match this version (rerun with --force)")?;
+            Ok(Table { name: empty.name, batch: arrow::compute::concat_batches(&schema, batches)? })
+        })
+        .collect()
+}
+
+/// Name of the checkpoint-only table that carries N's solution to N + 1.
+pub const WARM_START: &str = "warm_start";
+
+/// What N + 1's warm start reads of N's solution, as one row: n, beta
+/// (list<f64>) and pool (each tree as its depth vector, list<list<u8>>).
+pub fn warm_start(float: &FloatSolution) -> anyhow::Result<Table> {
+    let depths = UInt8Array::from_iter_values(float.pool.iter().flat_map(|t| t.depths().iter().copied()));
+    let trees = lists(Arc::new(depths), float.pool.iter().map(Tree::len));
+    let batch = RecordBatch::try_from_iter([
+        ("n", Arc::new(UInt32Array::from(vec![float.n as u32])) as ArrayRef),
+        ("beta", lists(Arc::new(Float64Array::from(float.beta.clone())), [float.beta.len()])),
+        ("pool", lists(trees, [float.pool.len()])),
+    ])?;
+    Ok(Table { name: WARM_START, batch })
+}
+
+/// N's solution rebuilt from its `warm_start` row, with what the warm start
+/// reads (n, beta, pool) and neutral values elsewhere.
+pub fn read_warm_start(batch: &RecordBatch, method: Method) -> anyhow::Result<FloatSolution> {
+    anyhow::ensure!(batch.num_rows() == 1, "{WARM_START} has {} rows instead of 1", batch.num_rows());
+    let list = |name: &str| -> anyhow::Result<ArrayRef> { Ok(batch.column_as::<ListArray>(name)?.value(0)) };
+    let beta = list("beta")?;
+    let beta = beta.as_any().downcast_ref::<Float64Array>().ok_or_else(|| anyhow!("beta: not f64 lists"))?;
+    let pool = list("pool")?;
+    let pool = pool.as_any().downcast_ref::<ListArray>().ok_or_else(|| anyhow!("pool: not lists of lists"))?;
+    let pool = (0..pool.len())
+        .map(|k| {
+            let depths = pool.value(k);
+            let depths = depths.as_any().downcast_ref::<UInt8Array>().ok_or_else(|| anyhow!("pool: not u8 lists"))?;
+            Tree::from_depths(depths.values().to_vec()).map_err(|why| anyhow!("pool tree {k}: {why}"))
+        })
+        .collect::<anyhow::Result<_>>()?;
+    Ok(FloatSolution {
+        n: batch.u32s("n")?.value(0) as usize,
+        method,
+        value: f64::NAN,
+        lower: f64::NAN,
+        basis: Vec::new(),
+        beta: beta.values().to_vec(),
+        iterations: 0,
+        rounds: 0,
+        pricing_calls: 0,
+        columns: 0,
+        warm_started: false,
+        trace: Vec::new(),
+        seconds: 0.0,
+        pool,
+    })
+}
+
+/// `values` cut into consecutive lists of the given lengths (items non-null).
+fn lists(values: ArrayRef, lengths: impl IntoIterator<Item = usize>) -> ArrayRef {
+    let item = Arc::new(Field::new("item", values.data_type().clone(), false));
+    Arc::new(ListArray::new(item, OffsetBuffer::from_lengths(lengths), values, None))
 }
