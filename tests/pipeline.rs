@@ -168,6 +168,96 @@ fn resumes_after_sigkill_with_every_task_done_once() {
     assert!(!files(&killed).iter().any(|f| f.to_string_lossy().contains(".tmp/")), "scratch files left");
 }
 
+/// One higher-lower chunk of 40 N: each N is saved as a step.
+const ONE_CHUNK: &str = "[higher_lower]\nn = { from = 1, to = 40 }\nchunk = 40\n";
+
+/// The values of every saved step of `task`, by step name (read while no run writes).
+fn saved_values(out: &Path, task: &str) -> std::collections::BTreeMap<String, arrow::record_batch::RecordBatch> {
+    let dir = out.join(".steps/higher_lower").join(task);
+    let Ok(steps) = std::fs::read_dir(&dir) else { return Default::default() };
+    steps
+        .map(|step| step.unwrap().path())
+        .filter(|step| step.join("done").exists())
+        .map(|step| {
+            let values = parts(&step).remove("values.parquet").unwrap();
+            (step.file_name().unwrap().to_string_lossy().into_owned(), values)
+        })
+        .collect()
+}
+
+/// The tables without their timing columns, which differ between runs.
+fn without_timings(
+    parts: std::collections::BTreeMap<String, arrow::record_batch::RecordBatch>,
+) -> Vec<(String, arrow::record_batch::RecordBatch)> {
+    parts
+        .into_iter()
+        .map(|(name, batch)| {
+            let keep: Vec<usize> =
+                (0..batch.num_columns()).filter(|&i| !batch.schema().field(i).name().ends_with("_seconds")).collect();
+            (name, batch.project(&keep).unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn a_long_task_killed_midway_resumes_after_its_last_saved_step() {
+    let tmp = TempDir::new("steps");
+    let config = tmp.config("chunk.toml", ONE_CHUNK);
+    let (killed, reference) = (tmp.join("killed"), tmp.join("reference"));
+    let task = "auto-n1-40";
+
+    // Kill the run between two steps; if it finishes first (a slow poll), try again.
+    let saved = (0..10)
+        .find_map(|_| {
+            let _ = std::fs::remove_dir_all(&killed);
+            let mut child = binary()
+                .args(["run", config.to_str().unwrap(), "--out", killed.to_str().unwrap()])
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap();
+            let start = std::time::Instant::now();
+            let steps = killed.join(".steps/higher_lower").join(task);
+            let any_saved = || {
+                std::fs::read_dir(&steps).is_ok_and(|mut s| s.any(|e| e.is_ok_and(|e| e.path().join("done").exists())))
+            };
+            while !any_saved() && child.try_wait().unwrap().is_none() {
+                assert!(start.elapsed().as_secs() < 120, "no step saved");
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            child.kill().unwrap(); // SIGKILL
+            child.wait().unwrap();
+            Some(saved_values(&killed, task)).filter(|_| markers(&killed, "higher_lower").is_empty())
+        })
+        .expect("the kill never landed between two steps");
+    assert!(!saved.is_empty() && saved.len() < 40);
+
+    let rerun = run(&["run", config.to_str().unwrap(), "--out", killed.to_str().unwrap()]);
+    assert!(rerun.status.success(), "{}", stderr(&rerun));
+    let log = stderr(&rerun);
+    assert!(log.contains(&format!("done higher_lower/{task} in")), "{log}");
+    assert!(log.contains(&format!("resumed from {} saved steps", saved.len())), "{log}");
+    assert_eq!(markers(&killed, "higher_lower"), [task]);
+    assert!(!files(&killed).iter().any(|f| f.to_string_lossy().contains(".steps/")), "steps left behind");
+
+    // Every N once, the saved ones exactly as saved (timings included).
+    let values = parts(&killed.join("higher_lower/values")).remove(&format!("part-{task}.parquet")).unwrap();
+    let ns = values.column_by_name("n").unwrap().as_any().downcast_ref::<arrow::array::UInt32Array>().unwrap();
+    assert_eq!(ns.values().to_vec(), (1..=40).collect::<Vec<u32>>());
+    for (step, row) in &saved {
+        let n: usize = step.strip_prefix('n').unwrap().parse().unwrap();
+        assert_eq!(&values.slice(n - 1, 1), row, "N = {n} was not taken from its step");
+    }
+
+    // The same tables as an uninterrupted run, up to timings; and certified.
+    assert!(run(&["run", config.to_str().unwrap(), "--out", reference.to_str().unwrap()]).status.success());
+    let tables = |out: &Path| without_timings(parts(&out.join("higher_lower")));
+    assert_eq!(tables(&killed), tables(&reference));
+    let verify = run(&["verify", killed.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&verify.stdout);
+    assert!(verify.status.success(), "{stdout}{}", stderr(&verify));
+    assert!(stdout.contains("higher_lower: 1 tasks: 1 certified, 0 repaired, 0 failed"), "{stdout}");
+}
+
 #[test]
 fn shards_together_equal_the_unsharded_run() {
     let tmp = TempDir::new("shards");
