@@ -414,7 +414,7 @@ mod tests {
         // Stopped after two steps: no marker, both steps kept.
         assert_eq!(run_with(true, false), (1, vec![1, 2]));
         assert!(!out.join(".tasks/stepper/t.json").exists());
-        assert!(steps.join("s1/done").exists() && steps.join("s2/done").exists());
+        assert!(steps.join("s1.step").exists() && steps.join("s2.step").exists());
         // The rerun loads them and computes the third; done, the steps go.
         assert_eq!(run_with(false, false), (0, vec![3]));
         assert_eq!(rows().values().to_vec(), vec![1, 2, 3]);
@@ -423,7 +423,7 @@ mod tests {
 
         // A killed --force rerun leaves steps of a done task: a plain run drops them.
         assert_eq!(run_with(true, true), (1, vec![1, 2]));
-        assert!(steps.join("s2/done").exists());
+        assert!(steps.join("s2.step").exists());
         assert_eq!(run_with(false, false), (0, vec![]));
         assert!(!steps.exists());
         // --force ignores and clears steps an earlier run left behind.

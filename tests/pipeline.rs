@@ -175,12 +175,12 @@ const ONE_CHUNK: &str = "[higher_lower]\nn = { from = 1, to = 40 }\nchunk = 40\n
 fn saved_values(out: &Path, task: &str) -> std::collections::BTreeMap<String, arrow::record_batch::RecordBatch> {
     let dir = out.join(".steps/higher_lower").join(task);
     let Ok(steps) = std::fs::read_dir(&dir) else { return Default::default() };
+    let output = gamesweep::artifacts::OutputDir::open(out).unwrap();
     steps
-        .map(|step| step.unwrap().path())
-        .filter(|step| step.join("done").exists())
+        .map(|step| step.unwrap().path().file_stem().unwrap().to_string_lossy().into_owned())
         .map(|step| {
-            let values = parts(&step).remove("values.parquet").unwrap();
-            (step.file_name().unwrap().to_string_lossy().into_owned(), values)
+            let values = output.read_step("higher_lower", task, &step).unwrap().unwrap().remove("values").unwrap();
+            (step, values)
         })
         .collect()
 }
@@ -217,9 +217,7 @@ fn a_long_task_killed_midway_resumes_after_its_last_saved_step() {
                 .unwrap();
             let start = std::time::Instant::now();
             let steps = killed.join(".steps/higher_lower").join(task);
-            let any_saved = || {
-                std::fs::read_dir(&steps).is_ok_and(|mut s| s.any(|e| e.is_ok_and(|e| e.path().join("done").exists())))
-            };
+            let any_saved = || std::fs::read_dir(&steps).is_ok_and(|mut s| s.next().is_some());
             while !any_saved() && child.try_wait().unwrap().is_none() {
                 assert!(start.elapsed().as_secs() < 120, "no step saved");
                 std::thread::sleep(std::time::Duration::from_millis(1));

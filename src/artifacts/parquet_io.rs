@@ -8,12 +8,13 @@ use parquet::arrow::ArrowWriter;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
+use parquet::file::reader::ChunkReader;
 use std::path::Path;
 use std::sync::Arc;
 
-pub fn write_batch(file: &mut std::fs::File, batch: &RecordBatch) -> anyhow::Result<()> {
+pub fn write_batch(writer: impl std::io::Write + Send, batch: &RecordBatch) -> anyhow::Result<()> {
     let props = WriterProperties::builder().set_compression(Compression::SNAPPY).build();
-    let mut writer = ArrowWriter::try_new(file, batch.schema(), Some(props))?;
+    let mut writer = ArrowWriter::try_new(writer, batch.schema(), Some(props))?;
     writer.write(batch)?;
     writer.close()?;
     Ok(())
@@ -21,13 +22,15 @@ pub fn write_batch(file: &mut std::fs::File, batch: &RecordBatch) -> anyhow::Res
 
 pub fn read_batch(path: &Path) -> anyhow::Result<RecordBatch> {
     let file = std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
-    let reader = ParquetRecordBatchReaderBuilder::try_new(file)
-        .with_context(|| format!("reading {}", path.display()))?
-        .build()?;
+    decode(file).with_context(|| format!("reading {}", path.display()))
+}
+
+/// One Parquet file's rows, from any source (a file, or bytes in memory).
+pub fn decode(source: impl ChunkReader + 'static) -> anyhow::Result<RecordBatch> {
+    let reader = ParquetRecordBatchReaderBuilder::try_new(source)?.build()?;
     let schema = arrow::record_batch::RecordBatchReader::schema(&reader);
-    let batches = reader.collect::<Result<Vec<_>, _>>().with_context(|| format!("decoding {}", path.display()))?;
-    let batch = arrow::compute::concat_batches(&schema, &batches)?;
-    canonical(batch).with_context(|| format!("normalising {}", path.display()))
+    let batches = reader.collect::<Result<Vec<_>, _>>()?;
+    canonical(arrow::compute::concat_batches(&schema, &batches)?)
 }
 
 /// Casts the string and list encodings other writers use (polars writes
