@@ -15,6 +15,18 @@ pub fn dot_f32(a: &[f64], b: &[f32]) -> f64 {
     dot_f32_body::<false>(a, b)
 }
 
+/// The dot products of `a` with each of `bs`, four at a time so that `a` is
+/// read once per four: the master computes the directions B^-1 b of its
+/// entering candidates row by row of B^-1 this way.
+pub fn dots(a: &[f64], bs: &[Vec<f64>], out: &mut [f64]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+        // SAFETY: as above.
+        return unsafe { dots_avx2(a, bs, out) };
+    }
+    dots_body::<false>(a, bs, out)
+}
+
 /// y_i -= factor * x_i.
 pub fn sub_scaled(y: &mut [f64], factor: f64, x: &[f64]) {
     #[cfg(target_arch = "x86_64")]
@@ -29,6 +41,12 @@ pub fn sub_scaled(y: &mut [f64], factor: f64, x: &[f64]) {
 #[target_feature(enable = "avx2,fma")]
 fn dot_f32_avx2(a: &[f64], b: &[f32]) -> f64 {
     dot_f32_body::<true>(a, b)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn dots_avx2(a: &[f64], bs: &[Vec<f64>], out: &mut [f64]) {
+    dots_body::<true>(a, bs, out)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -59,6 +77,55 @@ fn dot_f32_body<const FUSED: bool>(a: &[f64], b: &[f32]) -> f64 {
 }
 
 #[inline(always)]
+fn dots_body<const FUSED: bool>(a: &[f64], bs: &[Vec<f64>], out: &mut [f64]) {
+    let mut groups = bs.chunks_exact(4);
+    let mut done = 0;
+    for group in groups.by_ref() {
+        out[done..done + 4].copy_from_slice(&dot4_body::<FUSED>(a, [&group[0], &group[1], &group[2], &group[3]]));
+        done += 4;
+    }
+    for (b, o) in groups.remainder().iter().zip(&mut out[done..]) {
+        *o = dot_body::<FUSED>(a, b);
+    }
+}
+
+/// One dot product, with four lanes (the last candidates of `dots`: fewer
+/// than four improving variables is common near the optimum).
+#[inline(always)]
+fn dot_body<const FUSED: bool>(a: &[f64], b: &[f64]) -> f64 {
+    let mut lanes = [0.0f64; 4];
+    let (a4, b4) = (a.chunks_exact(4), b.chunks_exact(4));
+    let tail: f64 = a4.remainder().iter().zip(b4.remainder()).map(|(x, y)| x * y).sum();
+    for (x, y) in a4.zip(b4) {
+        for k in 0..4 {
+            lanes[k] = multiply_add::<FUSED>(x[k], y[k], lanes[k]);
+        }
+    }
+    lanes.iter().sum::<f64>() + tail
+}
+
+/// Four dot products sharing `a`, with four lanes each (16 accumulators).
+#[inline(always)]
+fn dot4_body<const FUSED: bool>(a: &[f64], b: [&[f64]; 4]) -> [f64; 4] {
+    let mut lanes = [[0.0f64; 4]; 4];
+    let split = a.len() / 4 * 4;
+    for i in (0..split).step_by(4) {
+        let x = &a[i..i + 4];
+        for (lane, b) in lanes.iter_mut().zip(&b) {
+            let y = &b[i..i + 4];
+            for k in 0..4 {
+                lane[k] = multiply_add::<FUSED>(x[k], y[k], lane[k]);
+            }
+        }
+    }
+    let mut sums = [0.0; 4];
+    for ((sum, lane), b) in sums.iter_mut().zip(&lanes).zip(&b) {
+        *sum = lane.iter().sum::<f64>() + a[split..].iter().zip(&b[split..]).map(|(x, y)| x * y).sum::<f64>();
+    }
+    sums
+}
+
+#[inline(always)]
 fn sub_scaled_body<const FUSED: bool>(y: &mut [f64], factor: f64, x: &[f64]) {
     debug_assert_eq!(y.len(), x.len());
     for (y, x) in y.iter_mut().zip(x) {
@@ -77,6 +144,12 @@ mod tests {
         let small: Vec<f32> = (0..37).map(|i| (i % 7) as f32).collect();
         let mixed: f64 = a.iter().zip(&small).map(|(x, y)| x * f64::from(*y)).sum();
         assert!((dot_f32(&a, &small) - mixed).abs() < 1e-12);
+        let bs: Vec<Vec<f64>> = (0..6).map(|t| a.iter().map(|x| x * f64::from(t) - 1.0).collect()).collect();
+        let mut out = vec![0.0; 6];
+        dots(&b, &bs, &mut out);
+        for (o, c) in out.iter().zip(&bs) {
+            assert!((o - b.iter().zip(c).map(|(x, y)| x * y).sum::<f64>()).abs() < 1e-12);
+        }
         let mut y = b.clone();
         sub_scaled(&mut y, 2.0, &a);
         for ((y, a), b) in y.iter().zip(&a).zip(&b) {

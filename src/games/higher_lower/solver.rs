@@ -109,22 +109,33 @@ pub struct SolveOptions {
 
 /// Weight of the guess in the seed's mixing heuristic at the start.
 const GUESS_WEIGHT: f64 = 0.9;
-/// Weight c0 of the stability centre in our dual smoothing (Wentges); on
-/// mispricing the weight steps down geometrically. Rounds at N = 200 / 250 /
-/// 600 (cold): 0.9 -> 123 / 739 / 543, 0.99 -> 95 / 909 / 374, 0.999 ->
-/// 96 / 1564 / -, 0.5 -> 301 / 1520 / -.
+/// The points `auto` prices each round, as weights of the stability centre in
+/// c * centre + (1 - c) * pi (Wentges smoothing, spread out): every point's
+/// best tree that improves the master enters, so one master solve gets
+/// several cuts from between the best dual point and the master's duals.
+/// N = 501..503 warm from 500 with Dantzig's rule in the master: 249 / 373 /
+/// 338 rounds and 69k / 104k / 107k pivots with a misprice sequence that stops
+/// at the first improving point (weights 0.99, 0.98, 0.96, ..., 0), 44 / 54 /
+/// 51 rounds and 41k / 65k / 64k pivots with these six; twelve points save few
+/// rounds for twice the pricing. With the steepest-edge master as well, N =
+/// 1001 warm from 1000: 872 -> 138 rounds, 412k -> 162k pivots, 303 -> 94 s
+/// (both beside another job).
 ///
 /// Measured and rejected (cold, N = 400 / 600 unless said): box stabilisation
 /// of the duals around the guess (pivots 13.4k -> 36.9k .. 80.6k at N = 400);
 /// a batch of 2m best responses to the guess perturbed per row (0.73 s ->
-/// 1.37 s at 400, 45 s -> 118 s at 900); adding every improving tree of the
-/// misprice sequence (8.5 s -> 33.5 s at 600) or also pi's tree (N = 250:
-/// 616 rounds but 80.9k pivots vs 48.1k); Devex pricing (-14% pivots, no
-/// faster); a column pool cut to 2m (200 s vs 205 s at N = 1000); cold starts
-/// refined over finer interior blocks (2.2 s -> 3.5 s at 600); a golden-section
-/// line search for the centre (fewer rounds, more time); moving a centre that
-/// has not improved for 10 rounds halfway to pi (N = 600: 364 -> 4281 rounds).
-const SMOOTHING: f64 = 0.99;
+/// 1.37 s at 400, 45 s -> 118 s at 900); Devex pricing (-14% pivots, no
+/// faster); a column pool cut to 2m (200 s vs 205 s at N = 1000), or to N-1's
+/// final basis (N = 502..506: 4x the rounds); cold starts refined over finer
+/// interior blocks (2.2 s -> 3.5 s at 600; N = 505 with blocks of 4: 31 ->
+/// 56 s) or from the doubled solution for (N-1)/2 (N = 505: 592 -> 402
+/// rounds, 252k -> 234k pivots; no faster); a golden-section line search for
+/// the centre (fewer rounds, more time); moving a centre that has not
+/// improved for 10 rounds halfway to pi (N = 600: 364 -> 4281 rounds).
+const SPREAD: [f64; 6] = [0.99, 0.9, 0.7, 0.5, 0.3, 0.0];
+
+/// Relative gap within which N-1's trees are carried to N (`near_optimal`).
+const CARRY_GAP: f64 = 1e-4;
 
 /// Solves the game for `n` keys; `previous` is the solution for n - 1 (used by
 /// the methods that warm-start).
@@ -146,7 +157,7 @@ pub fn solve(n: usize, options: &SolveOptions, previous: Option<&FloatSolution>)
         && let Some(prev) = previous
     {
         let weights = game.key_weights(&stretch(&prev.beta, n));
-        for tree in &prev.pool {
+        for tree in near_optimal(prev) {
             columns.add(&game, &mut master, tree.cheapest_insertion(&weights));
         }
     }
@@ -183,27 +194,17 @@ pub fn solve(n: usize, options: &SolveOptions, previous: Option<&FloatSolution>)
         let reduced = |tree: &Tree| 1.0 - game.column(tree).iter().zip(w).map(|(s, w)| f64::from(*s) * w).sum::<f64>();
 
         // The points to price this round, nearest the stability centre first:
-        // the seed's guess mixing for `guess`; for `auto` Wentges smoothing with
-        // a misprice sequence of weights towards pi, so the tree that enters is
-        // the improving one closest to the best dual point (in-out separation).
+        // the seed's guess mixing for `guess`; for `auto` the centre alone in
+        // the first round, then the spread from the centre to pi (`SPREAD`).
         let points: Vec<Vec<f64>> = match (options.method, &gamma, &centre) {
             (Method::Guess, Some(g), _) if guess_weight > 0.0 => vec![mix(g, &pi, guess_weight), pi.clone()],
             (Method::Auto, _, Some(c)) => {
-                // Weights 1 (the centre alone, first round only), then
-                // 1 - g, 1 - 2g, 1 - 4g, ... down to 0 (pi itself).
-                let gap = 1.0 - SMOOTHING;
-                let steps = (1.0 / gap).log2().ceil() as usize + 1;
-                let weight = |k: usize| match k {
-                    0 => 1.0,
-                    k if k >= steps => 0.0,
-                    k => 1.0 - gap * 2f64.powi(k as i32 - 1),
-                };
-                let first = if rounds == 1 { 0 } else { 1 };
-                (first..=steps).map(weight).map(|w| mix(c, &pi, w.max(0.0))).collect()
+                let first = (rounds == 1).then_some(1.0);
+                first.into_iter().chain(SPREAD).map(|w| mix(c, &pi, w)).collect()
             }
             _ => vec![pi.clone()],
         };
-        let mut entering = None;
+        let mut entering = Vec::new();
         let mut round_lower = f64::NEG_INFINITY;
         for point in &points {
             pricing_calls += 1;
@@ -218,26 +219,30 @@ pub fn solve(n: usize, options: &SolveOptions, previous: Option<&FloatSolution>)
                 lower = bound;
             }
             if reduced(&best) > options.tolerance {
-                entering = Some(best);
-                break;
+                entering.push(best);
+                // `auto` takes the improving tree of every point; the seed's methods the first.
+                if options.method != Method::Auto {
+                    break;
+                }
+            } else {
+                // A guessed point that found nothing: trust the guess less.
+                guess_weight = if guess_weight < 0.02 { 0.0 } else { guess_weight * 0.5 };
             }
-            // A guessed point that found nothing: trust the guess less.
-            guess_weight = if guess_weight < 0.02 { 0.0 } else { guess_weight * 0.5 };
         }
         // The seed's fast pricing must be confirmed by the exact DP before stopping.
-        if entering.is_none() && matches!(options.method, Method::FastPricing | Method::Guess) {
+        if entering.is_empty() && matches!(options.method, Method::FastPricing | Method::Guess) {
             pricing_calls += 1;
             let exact = interval_dp(&game.key_weights(&pi)).tree;
             round_lower = round_lower.max(column_cost(&game, &exact, &pi) / 2.0);
             lower = lower.max(round_lower);
-            entering = (reduced(&exact) > options.tolerance).then_some(exact);
+            entering.extend((reduced(&exact) > options.tolerance).then_some(exact));
         }
         trace.push(TracePoint { round: rounds, upper, lower: round_lower, pivots: master.iterations() });
-        match entering {
-            Some(tree) if rounds < options.max_rounds => {
-                columns.add(&game, &mut master, tree);
-            }
-            _ => break optimum,
+        if entering.is_empty() || rounds >= options.max_rounds {
+            break optimum;
+        }
+        for tree in entering {
+            columns.add(&game, &mut master, tree);
         }
     };
 
@@ -265,6 +270,25 @@ pub fn solve(n: usize, options: &SolveOptions, previous: Option<&FloatSolution>)
         seconds: start.elapsed().as_secs_f64(),
         pool: master.ever_basic().into_iter().map(|c| columns.trees[c].clone()).collect(),
     }
+}
+
+/// The trees of N-1's pool carried to N: those within `CARRY_GAP` of the
+/// best against N-1's final strategy. Carrying the whole pool let it grow
+/// by every round's trees (N = 994 warm: 7141 trees, 74 s). Measured warm
+/// (seconds for three N): N = 941..943 from 940: whole pool 52, within 1e-2
+/// 35, 1e-3 31, 1e-4 34; N = 1001..1003 from 1000: whole pool 341, 1e-3 242,
+/// 1e-4 196, 1e-5 178.
+fn near_optimal(previous: &FloatSolution) -> Vec<&Tree> {
+    let game = SymmetricGame::new(previous.n);
+    let costs: Vec<f64> = previous.pool.iter().map(|tree| column_cost(&game, tree, &previous.beta)).collect();
+    let best = costs.iter().copied().fold(f64::INFINITY, f64::min);
+    previous
+        .pool
+        .iter()
+        .zip(&costs)
+        .filter(|(_, cost)| **cost <= best * (1.0 + CARRY_GAP))
+        .map(|(tree, _)| tree)
+        .collect()
 }
 
 /// The master's columns with their trees, one tree per distinct symmetric
@@ -298,7 +322,7 @@ fn canonical(tree: Tree) -> Tree {
 
 /// Bob's best tree against the symmetric distribution `point`, by the method's pricer.
 fn price(game: &SymmetricGame, method: Method, point: &[f64]) -> Tree {
-    let weights = game.key_weights(point);
+    let weights = without_zeros(game.key_weights(point));
     match method {
         Method::Dresher => interval_dp(&weights).tree,
         Method::FastPricing | Method::Guess => {
@@ -307,6 +331,19 @@ fn price(game: &SymmetricGame, method: Method, point: &[f64]) -> Tree {
         }
         Method::Auto => knuth_dp(&weights).tree,
     }
+}
+
+/// The weights with every zero (or negative rounding noise) raised to 1e-12
+/// of the mean weight. Keys of weight zero can sit anywhere in an optimal
+/// tree, and the DPs' leftmost tie-breaking strings a run of them into a
+/// path (one deeper than 255 levels at N = 500 from a cold start's guess);
+/// the tiny weight makes that run a balanced subtree, at no measurable cost.
+fn without_zeros(mut weights: Vec<f64>) -> Vec<f64> {
+    let floor = 1e-12 * weights.iter().sum::<f64>() / weights.len() as f64;
+    for w in &mut weights {
+        *w = w.max(floor);
+    }
+    weights
 }
 
 /// pi . S_T.
@@ -339,7 +376,7 @@ fn cold_start(game: &SymmetricGame, tolerance: f64) -> (Vec<f64>, Vec<Tree>) {
     loop {
         let optimum = master.solve();
         let guess = coarse.expand(&optimum.duals);
-        let best = canonical(knuth_dp(&game.key_weights(&guess)).tree);
+        let best = canonical(knuth_dp(&without_zeros(game.key_weights(&guess))).tree);
         let column = coarse.column(&best);
         let gain = 1.0 - column.iter().zip(&optimum.duals).map(|(s, w)| s * w).sum::<f64>();
         if gain <= tolerance || trees.contains(&best) {

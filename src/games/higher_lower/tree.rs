@@ -39,8 +39,9 @@ impl Tree {
             let r = root(a, b);
             debug_assert!((a..=b).contains(&r));
             depths[r - 1] = depth;
-            stack.push((a, r - 1, depth + 1));
-            stack.push((r + 1, b, depth + 1));
+            let below = depth.checked_add(1).expect("a tree deeper than 255 levels");
+            stack.push((a, r - 1, below));
+            stack.push((r + 1, b, below));
         }
         Tree::new_unchecked(depths)
     }
@@ -84,7 +85,8 @@ impl Tree {
     fn new_leaf_depth(&self, position: usize) -> u8 {
         let left = (position > 1).then(|| self.0[position - 2]);
         let right = (position <= self.len()).then(|| self.0[position - 1]);
-        left.into_iter().chain(right).max().expect("a tree has at least one key") + 1
+        let deepest = left.into_iter().chain(right).max().expect("a tree has at least one key");
+        deepest.checked_add(1).expect("a tree deeper than 255 levels")
     }
 
     /// `insert_key` at the position where the tree on N + 1 keys is cheapest
