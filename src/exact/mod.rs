@@ -12,7 +12,7 @@ mod scalar;
 pub use dice_rational::DiceRational;
 pub use dixon::{DixonError, DixonSolver, ExactSolution};
 pub use fraction::{format_pq, parse_pq, to_f64};
-pub use rank::rank_mod_p;
+pub use rank::{Pivots, pivots_mod_p, rank_mod_p};
 pub use scalar::{ExactScalar, Scalar};
 
 pub use malachite::{Integer, Natural, Rational};

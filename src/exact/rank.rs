@@ -1,6 +1,8 @@
 //! Rank of an integer matrix modulo a prime: a lower bound on its rank over
 //! the rationals, so a full rank modulo p proves full rank exactly (the
-//! converse can fail only when p divides every maximal minor).
+//! converse can fail only when p divides every maximal minor). The pivots
+//! of the same elimination pick a square submatrix that is nonsingular over
+//! the rationals, the place to start an exact solve.
 
 /// A prime just below 2^61.
 const PRIME: u64 = (1 << 61) - 1;
@@ -11,6 +13,31 @@ fn mul(a: u64, b: u64) -> u64 {
     let folded = (product as u64 & PRIME) + (product >> 61) as u64;
     let folded = (folded & PRIME) + (folded >> 61);
     if folded >= PRIME { folded - PRIME } else { folded }
+}
+
+/// t mod p for any t < 2^128 (three 61-bit limbs summed, then folded once).
+#[inline(always)]
+fn reduce(t: u128) -> u64 {
+    let s = (t as u64 & PRIME) + ((t >> 61) as u64 & PRIME) + (t >> 122) as u64;
+    let s = (s & PRIME) + (s >> 61);
+    s.min(s.wrapping_sub(PRIME))
+}
+
+/// Products summed in u128 before one reduction: 32 of them (each < 2^122) stay below 2^127.
+const DOT_CHUNK: usize = 32;
+
+/// sum a_i b_i mod p for entries < p, reduced once per `DOT_CHUNK` terms.
+fn dot(a: &[u64], b: &[u64]) -> u64 {
+    a.chunks(DOT_CHUNK).zip(b.chunks(DOT_CHUNK)).fold(0, |total, (x, y)| {
+        let t: u128 = x.iter().zip(y).map(|(&x, &y)| u128::from(x) * u128::from(y)).sum();
+        reduce(u128::from(total) + t)
+    })
+}
+
+/// a - b mod p for a, b < p.
+fn sub(a: u64, b: u64) -> u64 {
+    let d = a.wrapping_sub(b);
+    d.min(d.wrapping_add(PRIME))
 }
 
 fn inverse(a: u64) -> u64 {
@@ -28,30 +55,96 @@ fn inverse(a: u64) -> u64 {
 
 /// The rank modulo 2^61 - 1 of `rows` (all of equal length).
 pub fn rank_mod_p(rows: &[Vec<i64>]) -> usize {
-    let cols = rows.first().map_or(0, Vec::len);
-    let mut a: Vec<Vec<u64>> =
-        rows.iter().map(|r| r.iter().map(|&x| x.rem_euclid(PRIME as i64) as u64).collect()).collect();
-    let mut rank = 0;
-    for col in 0..cols {
-        let Some(pivot) = (rank..a.len()).find(|&r| a[r][col] != 0) else { continue };
-        a.swap(rank, pivot);
-        let scale = inverse(a[rank][col]);
-        let pivot_row: Vec<u64> = a[rank].iter().map(|&x| mul(x, scale)).collect();
-        for row in a.iter_mut().skip(rank + 1) {
-            let factor = row[col];
-            if factor != 0 {
-                for (x, p) in row[col..].iter_mut().zip(&pivot_row[col..]) {
-                    let sub = mul(factor, *p);
-                    *x = if *x >= sub { *x - sub } else { *x + PRIME - sub };
+    pivots_mod_p(rows).rows.len()
+}
+
+/// Where Gaussian elimination modulo p found its pivots, as indices into the
+/// input (in elimination order, `rows[i]` pivoted on `cols[i]`). The rows are
+/// a maximal set independent modulo p, and the square submatrix on `rows` x
+/// `cols` is nonsingular modulo p: its determinant is an integer that p does
+/// not divide, so it is nonsingular over the rationals too, and an exact
+/// solver can work on it. (Rows that look dependent modulo p may still be
+/// independent over the rationals: nothing is proven about the others.)
+#[derive(Debug, Clone)]
+pub struct Pivots {
+    pub rows: Vec<usize>,
+    pub cols: Vec<usize>,
+    /// The echelon form U modulo p: row t (all columns, zero left of `cols[t]`)
+    /// spans, with the rows before it, what the first t + 1 pivot rows span.
+    upper: Vec<Vec<u64>>,
+}
+
+impl Pivots {
+    /// Whether `f` is a combination of the pivot rows modulo p. An exact
+    /// combination of them has denominators dividing the pivot submatrix's
+    /// determinant, which p does not divide, so it is one modulo p as well:
+    /// `false` rules out every combination an exact solve on the pivot
+    /// submatrix could find, at the cost of one pass over U.
+    pub fn spans_mod_p(&self, f: &[i64]) -> bool {
+        let mut g: Vec<u64> = f.iter().map(|&x| residue(x)).collect();
+        for (u, &col) in self.upper.iter().zip(&self.cols) {
+            if g[col] != 0 {
+                let factor = PRIME - mul(g[col], inverse(u[col]));
+                for (x, &y) in g[col..].iter_mut().zip(&u[col..]) {
+                    *x = reduce(u128::from(factor) * u128::from(y) + u128::from(*x));
                 }
             }
         }
-        rank += 1;
-        if rank == a.len() {
-            break;
-        }
+        g.iter().all(|&x| x == 0)
     }
-    rank
+}
+
+/// x mod p in 0..p.
+fn residue(x: i64) -> u64 {
+    x.rem_euclid(PRIME as i64) as u64
+}
+
+/// Elimination modulo 2^61 - 1 of `rows` (all of equal length), recording
+/// which input rows and columns carry the pivots.
+///
+/// Crout's left-looking order, column by column: each entry of the current
+/// column, eliminated by the pivots so far, is one dot product of a row's
+/// multipliers with the column of U, so products are summed in u128 and
+/// reduced once per 32 terms, and only L and U are written (about twice as
+/// fast as updating the whole trailing matrix at every pivot, at N = 900).
+/// Among the rows not yet pivots, the first (in input order) with a nonzero
+/// entry becomes the column's pivot.
+pub fn pivots_mod_p(rows: &[Vec<i64>]) -> Pivots {
+    let (m, n) = (rows.len(), rows.first().map_or(0, Vec::len));
+    let most = m.min(n);
+    // The input column-major, residues modulo p.
+    let columns: Vec<Vec<u64>> = (0..n).map(|j| rows.iter().map(|r| residue(r[j])).collect()).collect();
+    // Row i's multipliers L[i][t] of the pivots t so far (for a pivot row: of the earlier pivots).
+    let mut multipliers = vec![0u64; m * most];
+    let mut free: Vec<usize> = (0..m).collect();
+    let mut pivots = Pivots { rows: Vec::new(), cols: Vec::new(), upper: Vec::new() };
+    let mut u = Vec::with_capacity(most);
+    let mut residual = vec![0u64; m];
+    for (col, column) in columns.iter().enumerate() {
+        let rank = pivots.rows.len();
+        // U[t][col] for the pivots so far: row piv_t of A minus its earlier pivots' share.
+        u.clear();
+        for (t, &row) in pivots.rows.iter().enumerate() {
+            let value = sub(column[row], dot(&multipliers[row * most..row * most + t], &u));
+            pivots.upper[t][col] = value;
+            u.push(value);
+        }
+        // (With every row a pivot, only U's column is left to fill in.)
+        for &row in &free {
+            residual[row] = sub(column[row], dot(&multipliers[row * most..row * most + rank], &u));
+        }
+        let Some(at) = free.iter().position(|&row| residual[row] != 0) else { continue };
+        let pivot = free.remove(at);
+        let inverse = inverse(residual[pivot]);
+        for &row in &free {
+            multipliers[row * most + rank] = mul(residual[row], inverse);
+        }
+        pivots.rows.push(pivot);
+        pivots.cols.push(col);
+        pivots.upper.push(vec![0; n]);
+        pivots.upper[rank][col] = residual[pivot];
+    }
+    pivots
 }
 
 #[cfg(test)]
@@ -59,11 +152,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn mersenne_multiplication_is_exact() {
+    fn mersenne_arithmetic_is_exact() {
         for (a, b) in [(PRIME - 1, PRIME - 1), (1 << 60, 12345), (987_654_321_987, 123_456_789_123)] {
             assert_eq!(u128::from(mul(a, b)), u128::from(a) * u128::from(b) % u128::from(PRIME));
         }
         assert_eq!(mul(inverse(12345), 12345), 1);
+        for t in [u128::MAX, u128::from(PRIME), u128::from(PRIME) * u128::from(PRIME), (1u128 << 122) + 5, 0] {
+            assert_eq!(u128::from(reduce(t)), t % u128::from(PRIME), "{t}");
+        }
+        let big = vec![PRIME - 1; 100];
+        let expected = (u128::from(PRIME - 1) * u128::from(PRIME - 1) % u128::from(PRIME)) * 100 % u128::from(PRIME);
+        assert_eq!(u128::from(dot(&big, &big)), expected);
+        assert_eq!((sub(3, 5), sub(5, 3), sub(0, PRIME - 1)), (PRIME - 2, 2, 1));
     }
 
     #[test]
@@ -73,5 +173,102 @@ mod tests {
         assert_eq!(rank_mod_p(&[vec![0, 0, 0]]), 0);
         assert_eq!(rank_mod_p(&[vec![1, 0, -1], vec![0, 1, 1], vec![1, 1, 0], vec![2, -3, -5]]), 2);
         assert_eq!(rank_mod_p(&[]), 0);
+    }
+
+    /// The determinant of a small square integer matrix (Laplace expansion).
+    fn det(m: &[Vec<i128>]) -> i128 {
+        if m.is_empty() {
+            return 1;
+        }
+        (0..m.len())
+            .map(|j| {
+                let minor: Vec<Vec<i128>> = m[1..]
+                    .iter()
+                    .map(|r| r.iter().enumerate().filter(|(c, _)| *c != j).map(|(_, x)| *x).collect())
+                    .collect();
+                let sign = if j % 2 == 0 { 1 } else { -1 };
+                sign * m[0][j] * det(&minor)
+            })
+            .sum()
+    }
+
+    fn found(p: &Pivots) -> (Vec<usize>, Vec<usize>) {
+        (p.rows.clone(), p.cols.clone())
+    }
+
+    fn submatrix(rows: &[Vec<i64>], p: &Pivots) -> Vec<Vec<i128>> {
+        p.rows.iter().map(|&i| p.cols.iter().map(|&j| i128::from(rows[i][j])).collect()).collect()
+    }
+
+    #[test]
+    fn pivots_skip_dependent_rows_and_zero_columns() {
+        // Row 2 = row 0 + row 1, row 3 = 2 row 0 - 3 row 1; column 0 is zero.
+        let rows = vec![vec![0, 1, 0, -1], vec![0, 0, 1, 1], vec![0, 1, 1, 0], vec![0, 2, -3, -5]];
+        let p = pivots_mod_p(&rows);
+        assert_eq!(found(&p), (vec![0, 1], vec![1, 2]));
+        assert_ne!(det(&submatrix(&rows, &p)), 0);
+
+        // A zero first row and a dependent row ahead of the independent one:
+        // the pivot rows are the input's rows 1 and 3, whatever order they end up in.
+        let rows = vec![vec![0, 0, 0], vec![2, 4, 6], vec![1, 2, 3], vec![0, 0, 5]];
+        let p = pivots_mod_p(&rows);
+        assert_eq!(found(&p), (vec![1, 3], vec![0, 2]));
+        assert_ne!(det(&submatrix(&rows, &p)), 0);
+
+        // A full-rank square matrix whose pivots need a row swap: every row and column pivots.
+        let rows = vec![vec![0, 1, 2], vec![3, 0, 1], vec![1, 1, 0]];
+        let mut p = pivots_mod_p(&rows);
+        assert_eq!(p.cols, vec![0, 1, 2]);
+        p.rows.sort_unstable();
+        assert_eq!(p.rows, vec![0, 1, 2]);
+
+        assert_eq!(found(&pivots_mod_p(&[vec![0, 0], vec![0, 0]])), (vec![], vec![]));
+        assert_eq!(found(&pivots_mod_p(&[])), (vec![], vec![]));
+    }
+
+    #[test]
+    fn pivot_submatrices_are_nonsingular() {
+        // Wide matrices with rank-deficient rows built as combinations: the
+        // pivot submatrix is always square, as large as the rank, and has a
+        // nonzero determinant over the integers.
+        let base = [vec![2, 1, 3, 2, 0, 1], vec![2, 3, 1, 2, 1, 0], vec![1, 1, 1, 1, 1, 1], vec![0, 0, 4, -1, 3, 3]];
+        for pick in 0..16u32 {
+            let mut rows: Vec<Vec<i64>> =
+                base.iter().enumerate().filter(|(k, _)| pick >> k & 1 == 1).map(|(_, r)| r.clone()).collect();
+            let independent = rows.len();
+            if let (Some(a), Some(b)) = (rows.first().cloned(), rows.last().cloned()) {
+                rows.push(a.iter().zip(&b).map(|(x, y)| 3 * x - y).collect());
+            }
+            let p = pivots_mod_p(&rows);
+            assert_eq!((p.rows.len(), p.cols.len()), (independent, independent), "pick {pick:b}");
+            assert_ne!(det(&submatrix(&rows, &p)), 0, "pick {pick:b}");
+            assert_eq!(rank_mod_p(&rows), independent);
+        }
+    }
+
+    #[test]
+    fn row_space_membership_modulo_p() {
+        // Rows of rank 2 with a zero column and a dependent row.
+        let rows = vec![vec![0, 1, 0, -1], vec![0, 0, 1, 1], vec![0, 1, 1, 0]];
+        let p = pivots_mod_p(&rows);
+        assert!(p.spans_mod_p(&[0, 2, -3, -5]));
+        assert!(p.spans_mod_p(&[0, 0, 0, 0]));
+        assert!(!p.spans_mod_p(&[1, 0, 0, 0]), "the zero column");
+        assert!(!p.spans_mod_p(&[0, 1, 1, 1]));
+        // Full rank: everything is spanned; no rows: only zero.
+        let p = pivots_mod_p(&[vec![0, 1, 2], vec![3, 0, 1], vec![1, 1, 0]]);
+        assert!(p.spans_mod_p(&[5, -7, 11]));
+        let none = pivots_mod_p(&[vec![0, 0]]);
+        assert!(none.spans_mod_p(&[0, 0]) && !none.spans_mod_p(&[0, 3]));
+        // Modulo p only: (1, 1 + p) is the row (1, 1).
+        let prime = PRIME as i64;
+        assert!(pivots_mod_p(&[vec![1, 1]]).spans_mod_p(&[1, 1 + prime]));
+    }
+
+    #[test]
+    fn a_multiple_of_the_prime_looks_like_zero() {
+        // Rank 2 over the rationals, 1 modulo p: the pivots are only a lower bound.
+        let p = PRIME as i64;
+        assert_eq!(found(&pivots_mod_p(&[vec![1, 1], vec![1, 1 + p]])), (vec![0], vec![0]));
     }
 }

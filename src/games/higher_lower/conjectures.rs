@@ -1,6 +1,10 @@
 //! Johnson's and Gilbert's conjectures about Alice's optimal strategy (spec),
-//! checked exactly on one N's strategy.
+//! checked exactly on one N's strategy; the two linear ones also decided for
+//! every optimal strategy where Bob's mixture proves them constant on the
+//! optimal face.
 
+use super::certificate::OptimalFace;
+use super::tree::Tree;
 use crate::exact::Rational;
 
 /// One conjecture at one N.
@@ -74,6 +78,41 @@ pub fn check(alpha: &[Rational]) -> Vec<Check> {
     checks
 }
 
+/// Johnson's linear conjectures (1) and (2) as integer functionals f over the
+/// keys 1..=N, each claiming f(alpha) = 0; only where f is defined (N >= 3, N >= 2).
+pub fn linear(n: usize) -> Vec<(&'static str, Vec<i64>)> {
+    let functional = |terms: &[(usize, i64)]| {
+        let mut f = vec![0; n];
+        for &(key, c) in terms {
+            f[key - 1] = c;
+        }
+        f
+    };
+    let mut out = Vec::new();
+    if n >= 3 {
+        out.push((NAMES[0], functional(&[(1, 1), (2, -1), (3, -1)])));
+    }
+    if n >= 2 {
+        out.push((NAMES[1], functional(&[(1, 1), (2, -2)])));
+    }
+    out
+}
+
+/// The linear conjectures whose functional is proven constant on all of
+/// Alice's optimal strategies (from V and an optimal mixture of Bob's), so
+/// that the verdict on any one optimal alpha holds for every one. Not listed:
+/// unproven. With alpha already proven unique (`alice_unique`) that is all of
+/// them, with no further work; otherwise one elimination serves both.
+pub fn constant_on_face(value: &Rational, bob: &[(Tree, Rational)], alpha_unique: bool) -> Vec<&'static str> {
+    let Some((first, _)) = bob.first() else { return Vec::new() };
+    let linear = linear(first.len());
+    if alpha_unique {
+        return linear.into_iter().map(|(name, _)| name).collect();
+    }
+    let face = OptimalFace::new(value, bob);
+    linear.into_iter().filter(|(_, f)| face.is_constant(f)).map(|(name, _)| name).collect()
+}
+
 /// x / y in floating point (for the detail text only).
 fn ratio(x: &Rational, y: &Rational) -> f64 {
     if *y == 0u32 { f64::INFINITY } else { crate::exact::to_f64(&(x / y)) }
@@ -100,6 +139,22 @@ mod tests {
         let checks = check(&alpha);
         assert!(!checks[0].holds && !checks[2].holds);
         assert!(checks[0].detail.contains("-1/8"), "{}", checks[0].detail);
+    }
+
+    #[test]
+    fn linear_functionals_decide_like_the_checks() {
+        let alphas: [&[i64]; 3] = [&[4, 2, 2, 1, 1, 2, 4], &[2, 3, 1, 1, 1, 3, 2, 1, 2], &[3, 1, 2]];
+        for alpha in alphas {
+            let exact: Vec<Rational> = alpha.iter().map(|&p| q(p, 16)).collect();
+            let checks = check(&exact);
+            for (name, f) in linear(alpha.len()) {
+                let zero = f.iter().zip(alpha).map(|(c, a)| c * a).sum::<i64>() == 0;
+                let checked = checks.iter().find(|c| c.name == name).unwrap();
+                assert_eq!(zero, checked.holds, "{name} on {alpha:?}");
+            }
+        }
+        assert_eq!(linear(2).len(), 1);
+        assert!(linear(1).is_empty());
     }
 
     #[test]

@@ -203,17 +203,21 @@ struct GuessRange {
 }
 
 /// Johnson's and Gilbert's conjectures over the run: where each applies,
-/// holds and fails, and on how many N the check covers all optimal strategies.
+/// holds and fails, on how many N the verdict covers all of Alice's optimal
+/// strategies, and which failures are every optimal alpha's and which only
+/// the computed one's.
 fn conjectures_section(md: &mut String, data: &dyn Dataset) -> anyhow::Result<Option<Table>> {
     let Some(table) = data.table("higher_lower", "conjectures")? else {
         return Ok(None);
     };
-    // (name, N checked, holds, failing N, alpha unique on)
-    let mut summary: Vec<(&str, u32, u32, String, u32)> = Vec::new();
+    let mut summary: Vec<ConjectureSummary> = Vec::new();
     let (n, method, name) = (table.u32s("n")?, table.strs("method")?, table.strs("name")?);
     let (applies, holds, scope) = (table.bools("applies")?, table.bools("holds")?, table.strs("scope")?);
     writeln!(md, "### Conjectures (Johnson, Gilbert) on Alice's optimal strategy\n")?;
-    writeln!(md, "| conjecture | N checked | holds | fails at N | alpha proven unique on |\n|---|---|---|---|---|")?;
+    writeln!(
+        md,
+        "| conjecture | N checked | holds | verdict covers all optimal alpha on | fails for every optimal alpha at N | fails for the computed alpha only at N |\n|---|---|---|---|---|---|"
+    )?;
     for conjecture in super::conjectures::NAMES {
         // One row per N (the first method in name order, as elsewhere).
         let mut rows: BTreeMap<u32, usize> = BTreeMap::new();
@@ -222,33 +226,81 @@ fn conjectures_section(md: &mut String, data: &dyn Dataset) -> anyhow::Result<Op
                 rows.insert(n.value(r), r);
             }
         }
-        let fails: Vec<u32> = rows.iter().filter(|(_, r)| !holds.value(**r)).map(|(n, _)| *n).collect();
-        let unique = rows.values().filter(|&&r| scope.value(r).starts_with("all optimal")).count();
-        let failing =
-            super::verify::ranges(&fails).trim().trim_start_matches("(N = ").trim_end_matches(')').to_string();
+        // Every scope but "computed alpha" starts so (tables::SCOPE_UNIQUE, SCOPE_FACE).
+        let all_optimal = |r: usize| scope.value(r).starts_with("all optimal");
+        let failing = |every: bool| -> Vec<u32> {
+            rows.iter().filter(|&(_, &r)| !holds.value(r) && all_optimal(r) == every).map(|(n, _)| *n).collect()
+        };
+        let (fails_all, fails_computed) = (failing(true), failing(false));
+        let mut fails: Vec<u32> = fails_all.iter().chain(&fails_computed).copied().collect();
+        fails.sort_unstable();
+        let row = ConjectureSummary {
+            name: conjecture,
+            checked: rows.len() as u32,
+            holds: (rows.len() - fails.len()) as u32,
+            fails_at: n_list(&fails),
+            alpha_unique: rows.values().filter(|&&r| scope.value(r) == super::tables::SCOPE_UNIQUE).count() as u32,
+            all_optimal: rows.values().filter(|&&r| all_optimal(r)).count() as u32,
+            fails_all_optimal: n_list(&fails_all),
+            fails_computed_only: n_list(&fails_computed),
+        };
+        let or_none = |s: &str| if s.is_empty() { "none".to_string() } else { s.to_string() };
         writeln!(
             md,
-            "| {conjecture} | {} | {} | {} | {unique} of {} N |",
-            rows.len(),
-            rows.len() - fails.len(),
-            if fails.is_empty() { "none" } else { &failing },
-            rows.len()
+            "| {conjecture} | {} | {} | {} of {} N ({} with alpha unique) | {} | {} |",
+            row.checked,
+            row.holds,
+            row.all_optimal,
+            row.checked,
+            row.alpha_unique,
+            or_none(&row.fails_all_optimal),
+            or_none(&row.fails_computed_only)
         )?;
-        summary.push((conjecture, rows.len() as u32, (rows.len() - fails.len()) as u32, failing, unique as u32));
+        summary.push(row);
     }
     writeln!(
         md,
-        "\nWhere alpha is proven unique the verdict holds for every optimal strategy of Alice's; elsewhere it is for the computed one.\n"
+        "\nThe verdict covers every optimal strategy of Alice's where alpha is proven unique, and for the two linear \
+         conjectures also where Bob's optimal mixture proves the conjecture's functional constant on Alice's optimal \
+         face (complementary slackness, exactly); elsewhere it is the computed alpha's, and another optimal alpha \
+         may decide otherwise.\n"
     )?;
     Ok(Some(
         TableBuilder::new()
-            .str("name", summary.iter().map(|r| r.0))
-            .u32("n_checked", summary.iter().map(|r| r.1))
-            .u32("n_holds", summary.iter().map(|r| r.2))
-            .str("fails_at", summary.iter().map(|r| r.3.as_str()))
-            .u32("n_alpha_unique", summary.iter().map(|r| r.4))
+            .str("name", summary.iter().map(|r| r.name))
+            .u32("n_checked", summary.iter().map(|r| r.checked))
+            .u32("n_holds", summary.iter().map(|r| r.holds))
+            .str("fails_at", summary.iter().map(|r| r.fails_at.as_str()))
+            .u32("n_alpha_unique", summary.iter().map(|r| r.alpha_unique))
+            .u32("n_all_optimal", summary.iter().map(|r| r.all_optimal))
+            .str("fails_all_optimal", summary.iter().map(|r| r.fails_all_optimal.as_str()))
+            .str("fails_computed_only", summary.iter().map(|r| r.fails_computed_only.as_str()))
             .build("conjectures_summary")?,
     ))
+}
+
+/// One conjecture over the run (a row of `conjectures_summary`).
+struct ConjectureSummary {
+    name: &'static str,
+    /// N where the conjecture applies.
+    checked: u32,
+    /// N where it holds for the computed alpha.
+    holds: u32,
+    /// All failing N ("1..5, 9" style).
+    fails_at: String,
+    /// N where alpha is proven the only optimal strategy.
+    alpha_unique: u32,
+    /// N where the verdict is proven for every optimal alpha (alpha unique or f constant on the face).
+    all_optimal: u32,
+    /// Failing N where every optimal alpha fails.
+    fails_all_optimal: String,
+    /// Failing N where only the computed alpha is known to fail.
+    fails_computed_only: String,
+}
+
+/// "1..5, 9" for the N 1, 2, 3, 4, 5, 9; empty for none.
+fn n_list(ns: &[u32]) -> String {
+    super::verify::ranges(ns).trim().trim_start_matches("(N = ").trim_end_matches(')').to_string()
 }
 
 /// Row per N to report: the first method in name order that has the N.
@@ -269,5 +321,58 @@ fn agree(ok: Option<bool>) -> &'static str {
         Some(true) => "yes",
         Some(false) => "**no**",
         None => "-",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::higher_lower::tables::{SCOPE_COMPUTED, SCOPE_FACE, SCOPE_UNIQUE};
+
+    /// A dataset holding only a conjectures table.
+    struct Conjectures(RecordBatch);
+
+    impl Dataset for Conjectures {
+        fn table(&self, game: &str, table: &str) -> anyhow::Result<Option<RecordBatch>> {
+            Ok((game == "higher_lower" && table == "conjectures").then(|| self.0.clone()))
+        }
+    }
+
+    #[test]
+    fn the_summary_separates_failures_of_every_optimal_alpha_from_the_computed_ones() {
+        // Johnson (2) at N = 7..12: holds with alpha unique (7), fails with f constant on
+        // the face (8, 9), fails for the computed alpha only (10), holds unproven (11),
+        // fails with alpha unique (12); plus a second method at N = 10 that is not read.
+        let rows: [(u32, &str, bool, &str); 7] = [
+            (7, "auto", true, SCOPE_UNIQUE),
+            (8, "auto", false, SCOPE_FACE),
+            (9, "auto", false, SCOPE_FACE),
+            (10, "auto", false, SCOPE_COMPUTED),
+            (10, "dresher", false, SCOPE_UNIQUE),
+            (11, "auto", true, SCOPE_COMPUTED),
+            (12, "auto", false, SCOPE_UNIQUE),
+        ];
+        let table = TableBuilder::new()
+            .u32("n", rows.iter().map(|r| r.0))
+            .str("method", rows.iter().map(|r| r.1))
+            .str("name", rows.iter().map(|_| "alpha1_eq_2_alpha2"))
+            .bool("applies", rows.iter().map(|_| true))
+            .bool("holds", rows.iter().map(|r| r.2))
+            .str("scope", rows.iter().map(|r| r.3))
+            .str("detail", rows.iter().map(|_| ""))
+            .build("conjectures")
+            .unwrap();
+        let mut md = String::new();
+        let summary = conjectures_section(&mut md, &Conjectures(table.batch)).unwrap().unwrap().batch;
+        let row = (0..summary.num_rows()).find(|&r| summary.strs("name").unwrap().value(r) == "alpha1_eq_2_alpha2");
+        let row = row.unwrap();
+        let text = |c: &str| summary.strs(c).unwrap().value(row).to_string();
+        let count = |c: &str| summary.u32s(c).unwrap().value(row);
+        assert_eq!((count("n_checked"), count("n_holds")), (6, 2));
+        assert_eq!((count("n_alpha_unique"), count("n_all_optimal")), (2, 4));
+        assert_eq!(text("fails_at"), "8..10, 12");
+        assert_eq!(text("fails_all_optimal"), "8..9, 12");
+        assert_eq!(text("fails_computed_only"), "10");
+        assert!(md.contains("| alpha1_eq_2_alpha2 | 6 | 2 | 4 of 6 N (2 with alpha unique) | 8..9, 12 | 10 |"), "{md}");
     }
 }

@@ -84,10 +84,10 @@ pub fn tables(solved: &[(FloatSolution, ExactOutcome)]) -> anyhow::Result<Vec<Ta
         .u64("pivots", trace.iter().map(|r| r.2.pivots))
         .build("trace")?;
 
-    let checks: Vec<(u32, &str, bool, super::conjectures::Check)> = solved
+    let checks: Vec<(u32, &str, &'static str, super::conjectures::Check)> = solved
         .iter()
         .flat_map(|(f, e)| {
-            conjectures::check(&e.alpha).into_iter().map(move |c| (f.n as u32, method(f), e.alice_unique, c))
+            conjectures::check(&e.alpha).into_iter().map(move |c| (f.n as u32, method(f), scope(e, c.name), c))
         })
         .collect();
     let conjectures = TableBuilder::new()
@@ -96,10 +96,28 @@ pub fn tables(solved: &[(FloatSolution, ExactOutcome)]) -> anyhow::Result<Vec<Ta
         .str("name", checks.iter().map(|r| r.3.name))
         .bool("applies", checks.iter().map(|r| r.3.applies))
         .bool("holds", checks.iter().map(|r| r.3.holds))
-        .str("scope", checks.iter().map(|r| if r.2 { "all optimal (alpha unique)" } else { "computed alpha" }))
+        .str("scope", checks.iter().map(|r| r.2))
         .str("detail", checks.iter().map(|r| r.3.detail.as_str()))
         .build("conjectures")?;
     Ok(vec![values, alice, bob_table, trace, conjectures])
+}
+
+/// `scope` of a conjecture row: alpha is the only optimal strategy.
+pub const SCOPE_UNIQUE: &str = "all optimal (alpha unique)";
+/// `scope`: the conjecture's functional is proven constant on the optimal face.
+pub const SCOPE_FACE: &str = "all optimal (f constant on the optimal face)";
+/// `scope`: the verdict is the computed alpha's only.
+pub const SCOPE_COMPUTED: &str = "computed alpha";
+
+/// For which of Alice's optimal strategies the verdict on conjecture `name` is proven.
+fn scope(exact: &ExactOutcome, name: &str) -> &'static str {
+    if exact.alice_unique {
+        SCOPE_UNIQUE
+    } else if exact.constant_on_face.contains(&name) {
+        SCOPE_FACE
+    } else {
+        SCOPE_COMPUTED
+    }
 }
 
 /// Each output table over all N of a task: the tables of every N (by name,
