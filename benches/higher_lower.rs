@@ -2,8 +2,8 @@
 //! median times and iteration counts, so speed-ups are ratios measured side
 //! by side. Also times the exact stage.
 //!
-//!   cargo bench --bench higher_lower                      # N = 100, 200, 300; all methods
-//!   HL_BENCH_N=100,200,400 HL_BENCH_METHODS=dresher,auto cargo bench --bench higher_lower
+//!   cargo bench --bench higher_lower                      # N = 100, 200, 400; all methods (6 min)
+//!   HL_BENCH_N=300,500 HL_BENCH_METHODS=guess,auto cargo bench --bench higher_lower
 //!
 //! Methods that warm-start (guess, auto) get N-1's solution, as in a sweep;
 //! "auto (cold)" shows auto without it.
@@ -32,12 +32,13 @@ fn method(name: &str) -> Method {
     }
 }
 
-/// Median seconds over `runs` solves (slow cases get fewer runs) and the last solution.
-fn timed(n: usize, method: Method, previous: Option<&FloatSolution>) -> (f64, FloatSolution) {
+/// Median seconds over `runs` solves (7 under a second, else 3; one run only
+/// beyond two minutes), the number of runs and the last solution.
+fn timed(n: usize, method: Method, previous: Option<&FloatSolution>) -> (f64, usize, FloatSolution) {
     let first = Instant::now();
     let mut solution = solve(n, &options(method), previous);
     let mut times = vec![first.elapsed().as_secs_f64()];
-    let runs = if times[0] > 10.0 {
+    let runs = if times[0] > 120.0 {
         1
     } else if times[0] > 1.0 {
         3
@@ -50,39 +51,39 @@ fn timed(n: usize, method: Method, previous: Option<&FloatSolution>) -> (f64, Fl
         times.push(start.elapsed().as_secs_f64());
     }
     times.sort_by(f64::total_cmp);
-    (times[times.len() / 2], solution)
+    (times[times.len() / 2], runs, solution)
 }
 
 fn main() {
-    let ns = list("HL_BENCH_N", "100,200,300", |s| s.parse::<usize>().expect("N"));
+    let ns = list("HL_BENCH_N", "100,200,400", |s| s.parse::<usize>().expect("N"));
     let methods = list("HL_BENCH_METHODS", "dresher,fast-pricing,guess,auto", method);
     println!(
-        "{:>5}  {:<14} {:>12} {:>8} {:>10} {:>8}  {:>9}",
-        "N", "method", "median", "rounds", "pivots", "columns", "vs auto"
+        "{:>5}  {:<14} {:>12} {:>4} {:>8} {:>10} {:>8}  {:>9}",
+        "N", "method", "median", "runs", "rounds", "pivots", "columns", "vs auto"
     );
     for &n in &ns {
         let previous = solve(n - 1, &options(Method::Auto), None);
-        let mut rows: Vec<(String, f64, FloatSolution)> = Vec::new();
+        let mut rows: Vec<(String, f64, usize, FloatSolution)> = Vec::new();
         for &m in &methods {
-            let (seconds, s) = timed(n, m, m.uses_previous().then_some(&previous));
-            rows.push((m.as_str().to_string(), seconds, s));
+            let (seconds, runs, s) = timed(n, m, m.uses_previous().then_some(&previous));
+            rows.push((m.as_str().to_string(), seconds, runs, s));
         }
         if methods.contains(&Method::Auto) {
-            let (seconds, s) = timed(n, Method::Auto, None);
-            rows.push(("auto (cold)".into(), seconds, s));
+            let (seconds, runs, s) = timed(n, Method::Auto, None);
+            rows.push(("auto (cold)".into(), seconds, runs, s));
         }
         let auto = rows.iter().find(|r| r.0 == "auto").map(|r| r.1);
-        for (name, seconds, s) in &rows {
+        for (name, seconds, runs, s) in &rows {
             let ratio = auto.map_or(String::new(), |a| format!("x{:.1}", seconds / a));
             println!(
-                "{n:>5}  {name:<14} {:>12} {:>8} {:>10} {:>8}  {ratio:>9}",
+                "{n:>5}  {name:<14} {:>12} {runs:>4} {:>8} {:>10} {:>8}  {ratio:>9}",
                 human(*seconds),
                 s.rounds,
                 s.iterations,
                 s.columns
             );
         }
-        let best = &rows.iter().find(|r| r.0 == "auto").unwrap_or(&rows[0]).2;
+        let best = &rows.iter().find(|r| r.0 == "auto").unwrap_or(&rows[0]).3;
         let start = Instant::now();
         let exact = exact_stage(best).expect("exact stage");
         println!(

@@ -49,44 +49,43 @@ pub fn report(data: &dyn Dataset) -> anyhow::Result<ReportSection> {
     )?;
 
     writeln!(md, "### Table 3.1: most guesses used by Bob's optimal strategy\n")?;
-    writeln!(md, "| guesses (thesis) | N (thesis) | our max guesses over these N | N run |\n|---|---|---|---|")?;
     let guesses = values.u8s("bob_max_guesses")?;
-    let mut table_3_1: Vec<GuessRange> = Vec::new();
-    for range in thesis["table_3_1"].as_array().expect("table_3_1 is a list") {
-        let r: Vec<i64> =
-            range.as_array().expect("triples").iter().map(|v| v.as_integer().expect("integers")).collect();
-        let ours: Vec<u8> =
-            (r[1]..=r[2]).filter_map(|n| by_n.get(&(n as u32)).map(|&row| guesses.value(row))).collect();
-        let (lo, hi) = (ours.iter().min().copied(), ours.iter().max().copied());
-        table_3_1.push(GuessRange {
-            thesis: r[0] as u8,
-            from: r[1] as u32,
-            to: r[2] as u32,
-            least: lo,
-            most: hi,
-            run: ours.len() as u32,
-        });
-        let summary = match (lo, hi) {
-            (Some(lo), Some(hi)) if lo == hi => lo.to_string(),
-            (Some(lo), Some(hi)) => format!("{lo} to {hi}"),
-            _ => "-".into(),
-        };
-        writeln!(md, "| {} | {}-{} | {summary} | {} |", r[0], r[1], r[2], ours.len())?;
+    let ours: BTreeMap<u32, u8> = by_n.iter().map(|(&n, &row)| (n, guesses.value(row))).collect();
+    let ranges: Vec<(u8, u32, u32)> = thesis["table_3_1"]
+        .as_array()
+        .expect("table_3_1 is a list")
+        .iter()
+        .map(|range| {
+            let r: Vec<i64> =
+                range.as_array().expect("triples").iter().map(|v| v.as_integer().expect("integers")).collect();
+            (r[0] as u8, r[1] as u32, r[2] as u32)
+        })
+        .collect();
+    let rows = guesses_beside_thesis(&ranges, &ours);
+    writeln!(md, "| N | guesses (thesis) | our max guesses |\n|---|---|---|")?;
+    for run in rows.chunk_by(|a, b| (a.thesis, a.ours) == (b.thesis, b.ours) && a.n + 1 == b.n) {
+        let (first, last) = (&run[0], &run[run.len() - 1]);
+        let thesis = first.thesis.map_or("- (beyond the thesis)".to_string(), |g| g.to_string());
+        writeln!(md, "| {}-{} | {thesis} | {} |", first.n, last.n, first.ours)?;
     }
-    let ran: Vec<&GuessRange> = table_3_1.iter().filter(|r| r.run > 0).collect();
+    let differ: Vec<String> = rows
+        .iter()
+        .filter(|r| r.thesis.is_some_and(|g| g != r.ours))
+        .map(|r| format!("{} ({})", r.n, r.ours))
+        .collect();
+    let in_thesis: Vec<&GuessRow> = rows.iter().filter(|r| r.thesis.is_some()).collect();
     tables.push(
         TableBuilder::new()
-            .u8("thesis_max_guesses", ran.iter().map(|r| r.thesis))
-            .u32("n_from", ran.iter().map(|r| r.from))
-            .u32("n_to", ran.iter().map(|r| r.to))
-            .u8("ours_least", ran.iter().map(|r| r.least.expect("ran")))
-            .u8("ours_most", ran.iter().map(|r| r.most.expect("ran")))
-            .u32("n_run", ran.iter().map(|r| r.run))
+            .u32("n", in_thesis.iter().map(|r| r.n))
+            .u8("thesis_max_guesses", in_thesis.iter().filter_map(|r| r.thesis))
+            .u8("ours_max_guesses", in_thesis.iter().map(|r| r.ours))
             .build("table_3_1")?,
     );
     writeln!(
         md,
-        "\nOurs is the largest tree height in the computed optimal mixture; Bob's optimal mixture need not be unique.\n"
+        "\nOurs is the largest tree height in the computed optimal mixture; Bob's optimal mixture need not be \
+         unique. N where ours differs from the thesis (ours in brackets): {}.\n",
+        if differ.is_empty() { "none".to_string() } else { differ.join(", ") }
     )?;
 
     tables.extend(conjectures_section(&mut md, data)?);
@@ -191,15 +190,19 @@ fn bound_trace(trace: &RecordBatch, n: u32) -> anyhow::Result<Table> {
     Ok(Table { name: "bound_trace_n100", batch: arrow::compute::filter_record_batch(trace, &mask)? })
 }
 
-/// One row of the thesis's Table 3.1 beside the most guesses in our computed
-/// optimal mixtures over its N (least and most of those maxima).
-struct GuessRange {
-    thesis: u8,
-    from: u32,
-    to: u32,
-    least: Option<u8>,
-    most: Option<u8>,
-    run: u32,
+/// One N of the run: the most guesses of our computed optimal mixture and,
+/// where the thesis's Table 3.1 covers N, its number.
+#[derive(Debug, PartialEq)]
+struct GuessRow {
+    n: u32,
+    ours: u8,
+    thesis: Option<u8>,
+}
+
+/// Our most guesses per N beside the thesis's ranges (guesses, first N, last N).
+fn guesses_beside_thesis(ranges: &[(u8, u32, u32)], ours: &BTreeMap<u32, u8>) -> Vec<GuessRow> {
+    let thesis = |n: u32| ranges.iter().find(|&&(_, from, to)| (from..=to).contains(&n)).map(|r| r.0);
+    ours.iter().map(|(&n, &g)| GuessRow { n, ours: g, thesis: thesis(n) }).collect()
 }
 
 /// Johnson's and Gilbert's conjectures over the run: where each applies,
@@ -336,6 +339,17 @@ mod tests {
         fn table(&self, game: &str, table: &str) -> anyhow::Result<Option<RecordBatch>> {
             Ok((game == "higher_lower" && table == "conjectures").then(|| self.0.clone()))
         }
+    }
+
+    #[test]
+    fn our_guesses_sit_beside_the_thesis_range_that_covers_each_n() {
+        let ranges = [(2, 2, 2), (3, 3, 4)];
+        let ours: BTreeMap<u32, u8> = [(2, 2), (3, 3), (4, 4), (5, 3)].into_iter().collect();
+        let row = |n, ours, thesis| GuessRow { n, ours, thesis };
+        assert_eq!(
+            guesses_beside_thesis(&ranges, &ours),
+            vec![row(2, 2, Some(2)), row(3, 3, Some(3)), row(4, 4, Some(3)), row(5, 3, None)]
+        );
     }
 
     #[test]
