@@ -6,14 +6,16 @@ use arrow::datatypes::{DataType, Field, Schema};
 use arrow::record_batch::RecordBatch;
 use parquet::arrow::ArrowWriter;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-use parquet::basic::Compression;
+use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::WriterProperties;
 use parquet::file::reader::ChunkReader;
 use std::path::Path;
 use std::sync::Arc;
 
+/// Zstandard at level 3: higher-lower's tree depth vectors (N bytes per tree)
+/// shrink to about half of Snappy's size at a similar write speed.
 pub fn write_batch(writer: impl std::io::Write + Send, batch: &RecordBatch) -> anyhow::Result<()> {
-    let props = WriterProperties::builder().set_compression(Compression::SNAPPY).build();
+    let props = WriterProperties::builder().set_compression(Compression::ZSTD(ZstdLevel::try_new(3)?)).build();
     let mut writer = ArrowWriter::try_new(writer, batch.schema(), Some(props))?;
     writer.write(batch)?;
     writer.close()?;
