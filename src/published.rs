@@ -20,3 +20,14 @@ pub fn text(table: &toml::Table, key: &str) -> String {
         None => panic!("published.toml lacks {key}"),
     }
 }
+
+/// A published table of integers (a list of integer rows, e.g. Table 3.1's ranges).
+pub fn integer_rows(table: &toml::Table, key: &str) -> Vec<Vec<i64>> {
+    let rows = table.get(key).and_then(toml::Value::as_array).unwrap_or_else(|| panic!("{key} is not a list"));
+    rows.iter()
+        .map(|row| {
+            let row = row.as_array().unwrap_or_else(|| panic!("{key}: rows are lists"));
+            row.iter().map(|v| v.as_integer().unwrap_or_else(|| panic!("{key}: integers"))).collect()
+        })
+        .collect()
+}

@@ -51,16 +51,8 @@ pub fn report(data: &dyn Dataset) -> anyhow::Result<ReportSection> {
     writeln!(md, "### Table 3.1: most guesses used by Bob's optimal strategy\n")?;
     let guesses = values.u8s("bob_max_guesses")?;
     let ours: BTreeMap<u32, u8> = by_n.iter().map(|(&n, &row)| (n, guesses.value(row))).collect();
-    let ranges: Vec<(u8, u32, u32)> = thesis["table_3_1"]
-        .as_array()
-        .expect("table_3_1 is a list")
-        .iter()
-        .map(|range| {
-            let r: Vec<i64> =
-                range.as_array().expect("triples").iter().map(|v| v.as_integer().expect("integers")).collect();
-            (r[0] as u8, r[1] as u32, r[2] as u32)
-        })
-        .collect();
+    let ranges: Vec<(u8, u32, u32)> =
+        published::integer_rows(thesis, "table_3_1").iter().map(|r| (r[0] as u8, r[1] as u32, r[2] as u32)).collect();
     let rows = guesses_beside_thesis(&ranges, &ours);
     writeln!(md, "| N | guesses (thesis) | our max guesses |\n|---|---|---|")?;
     for run in rows.chunk_by(|a, b| (a.thesis, a.ours) == (b.thesis, b.ours) && a.n + 1 == b.n) {

@@ -61,13 +61,9 @@ pub fn report(data: &dyn Dataset) -> anyhow::Result<ReportSection> {
                 h.strs("move")?.value(r)
             )?;
         }
-        let printed: Vec<String> = source["halving_19_5_3"]
-            .as_array()
-            .expect("a list")
+        let printed: Vec<String> = published::integer_rows(source, "halving_19_5_3")
             .iter()
-            .map(|row| {
-                let v: Vec<i64> =
-                    row.as_array().expect("rows").iter().map(|x| x.as_integer().expect("integers")).collect();
+            .map(|v| {
                 let mv = if v[4] < 0 { String::new() } else { format!("1:{}", v[4]) };
                 format!("{},{},{} {} {}", v[0], v[1], v[2], if v[3] == 1 { "odd" } else { "even" }, mv)
             })
