@@ -44,6 +44,11 @@ impl ConfigFile {
         Ok(file)
     }
 
+    /// The file's text, as read.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
     /// Fails on the first top-level key that is neither a run key nor one of `sections`.
     pub fn check_keys(&self, sections: &[&str]) -> Result<(), UserError> {
         for (key, span) in &self.keys {
@@ -77,7 +82,14 @@ impl ConfigFile {
     fn toml_error(&self, error: &toml::de::Error, key_path: Option<String>) -> UserError {
         let at = error.span().map_or(0, |s| s.start);
         let key_path = key_path.filter(|p| p != ".").unwrap_or_default();
-        self.error_at(at, &key_path, error.message())
+        // toml says "duplicate key" without the key: it is the text at the span.
+        let message = match error.span().and_then(|span| self.text.get(span)) {
+            Some(key) if error.message().trim_end().ends_with("duplicate key") => {
+                format!("duplicate key `{}` (each key may appear once per table)", key.trim())
+            }
+            _ => error.message().trim_end().to_string(),
+        };
+        self.error_at(at, &key_path, &message)
     }
 
     fn error_at(&self, offset: usize, key_path: &str, message: &str) -> UserError {

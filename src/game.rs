@@ -1,7 +1,7 @@
 //! The one interface between the orchestrator and a game.
 //!
-//! A game expands its config section into tasks, a task computes tables, and
-//! the game verifies a finished task's tables in exact arithmetic. The
+//! A game expands its config section into tasks; a task computes tables and
+//! later verifies what was stored of them in exact arithmetic. The
 //! orchestrator (`sweep`, `verify`, `report`) sees games only through these
 //! traits, so adding a game never touches it.
 
@@ -47,6 +47,10 @@ pub trait Task: Send + Sync {
     /// Computes the task's tables; long tasks report what they have done so
     /// far and may checkpoint finished steps through `context`.
     fn run(&self, context: &dyn TaskContext) -> anyhow::Result<Vec<Table>>;
+    /// Re-derives this task's stored tables in exact arithmetic. The task is
+    /// its own plan: the check fails unless the tables hold exactly the keys
+    /// it plans (every N, every row index, each once) with the right values.
+    fn verify(&self, stored: &StoredTask) -> anyhow::Result<Verdict>;
     /// Rough expected run time in seconds on one core (only the order across
     /// all tasks of a run matters). The orchestrator starts the longest tasks
     /// first, so that a long task does not start last and run alone while the
@@ -102,6 +106,10 @@ impl Status {
             Status::Failed => "failed",
         }
     }
+
+    pub fn parse(text: &str) -> Option<Status> {
+        [Status::Certified, Status::Repaired, Status::Failed].into_iter().find(|s| s.as_str() == text)
+    }
 }
 
 /// The verification stage's finding for one task, with the corrected tables
@@ -144,8 +152,6 @@ pub trait Game: Send + Sync {
     fn name(&self) -> &'static str;
     /// Expands the game's config section into tasks, in a stable order.
     fn plan(&self, section: &Section) -> Result<Vec<Box<dyn Task>>, UserError>;
-    /// Re-derives a finished task's results in exact arithmetic.
-    fn verify(&self, task: &StoredTask) -> anyhow::Result<Verdict>;
     /// The game's section of the report: published numbers beside ours.
     fn report(&self, data: &dyn Dataset) -> anyhow::Result<ReportSection>;
 }

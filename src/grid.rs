@@ -33,8 +33,47 @@ impl<const MIN: u32, const MAX: u32> Bounded<MIN, MAX> {
 
 impl<'de, const MIN: u32, const MAX: u32> Deserialize<'de> for Bounded<MIN, MAX> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let value = i64::deserialize(deserializer)?;
-        Self::check(value)
+        deserializer.deserialize_any(IntegerVisitor::<MIN, MAX>)
+    }
+}
+
+/// One integer in `MIN..=MAX`; any other type is refused with the range
+/// ("invalid type: floating point `2.5`, expected an integer from 1 to 4096").
+struct IntegerVisitor<const MIN: u32, const MAX: u32>;
+
+impl<'de, const MIN: u32, const MAX: u32> Visitor<'de> for IntegerVisitor<MIN, MAX> {
+    type Value = Bounded<MIN, MAX>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "an integer from {MIN} to {MAX}")
+    }
+    fn visit_i64<E: de::Error>(self, value: i64) -> Result<Self::Value, E> {
+        Bounded::check(value)
+    }
+    fn visit_u64<E: de::Error>(self, value: u64) -> Result<Self::Value, E> {
+        Bounded::check(i64::try_from(value).unwrap_or(i64::MAX))
+    }
+}
+
+/// Any integer (a range's ends and step, checked against the grid's range after).
+struct Int(i64);
+
+impl<'de> Deserialize<'de> for Int {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct IntVisitor;
+        impl Visitor<'_> for IntVisitor {
+            type Value = Int;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an integer")
+            }
+            fn visit_i64<E: de::Error>(self, value: i64) -> Result<Int, E> {
+                Ok(Int(value))
+            }
+            fn visit_u64<E: de::Error>(self, value: u64) -> Result<Int, E> {
+                Ok(Int(i64::try_from(value).unwrap_or(i64::MAX)))
+            }
+        }
+        deserializer.deserialize_any(IntVisitor)
     }
 }
 
@@ -91,8 +130,8 @@ impl<'de, const MIN: u32, const MAX: u32> Visitor<'de> for GridVisitor<MIN, MAX>
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         let mut values = Vec::new();
-        while let Some(value) = seq.next_element::<i64>()? {
-            values.push(value);
+        while let Some(value) = seq.next_element::<Bounded<MIN, MAX>>()? {
+            values.push(i64::from(value.get()));
         }
         IntGrid::from_values(values)
     }
@@ -106,7 +145,7 @@ impl<'de, const MIN: u32, const MAX: u32> Visitor<'de> for GridVisitor<MIN, MAX>
                 "step" => &mut step,
                 other => return Err(de::Error::unknown_field(other, &["from", "to", "step"])),
             };
-            *slot = Some(map.next_value::<i64>()?);
+            *slot = Some(map.next_value::<Int>()?.0);
         }
         let from = from.ok_or_else(|| de::Error::missing_field("from"))?;
         let to = to.ok_or_else(|| de::Error::missing_field("to"))?;
@@ -124,22 +163,33 @@ impl<'de, const MIN: u32, const MAX: u32> Visitor<'de> for GridVisitor<MIN, MAX>
     }
 }
 
-/// Parses a non-negative exact number written as a decimal ("1.25") or a
-/// fraction ("5/4").
+/// Parses an exact number written as a decimal ("1.25", "1e2", "2.5E-3") or
+/// a fraction ("5/4"): exactly the number written, never a rounded double.
 pub fn parse_exact(text: &str) -> Result<Rational, String> {
     let text = text.trim();
-    let bad = || format!("{text:?} is not a number (write a decimal like 1.5 or a fraction like 3/2)");
+    let bad = || format!("{text:?} is not a number (write a decimal like 1.5 or 1e2, or a fraction like 3/2)");
     if text.contains('/') {
         return crate::exact::parse_pq(text).map_err(|_| bad());
     }
-    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+    let (mantissa, exponent) = match text.split_once(['e', 'E']) {
+        Some((m, e)) => (m, e.parse::<i32>().map_err(|_| bad())?),
+        None => (text, 0),
+    };
+    // Exponents beyond this are no number a config means (and 10^huge would not fit in memory).
+    if exponent.unsigned_abs() > 400 {
+        return Err(format!("{text:?} is out of range (exponent {exponent})"));
+    }
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
     let digits = format!("{whole}{fraction}");
-    if digits.is_empty() || !digits.trim_start_matches(['-', '+']).chars().all(|c| c.is_ascii_digit()) {
+    let unsigned = digits.strip_prefix(['-', '+']).unwrap_or(&digits);
+    if unsigned.is_empty() || !unsigned.chars().all(|c| c.is_ascii_digit()) {
         return Err(bad());
     }
-    let numerator = crate::exact::Integer::from_str(&digits).map_err(|_| bad())?;
-    let scale = crate::exact::Integer::from(10u32).pow(fraction.len() as u64);
-    Ok(Rational::from_integers(numerator, scale))
+    let numerator = crate::exact::Integer::from_str(digits.trim_start_matches('+')).map_err(|_| bad())?;
+    let shift = i64::from(exponent) - fraction.len() as i64;
+    let power = Rational::from(crate::exact::Integer::from(10u32).pow(shift.unsigned_abs()));
+    let numerator = Rational::from(numerator);
+    Ok(if shift >= 0 { numerator * power } else { numerator / power })
 }
 
 /// A list of exact numbers in [0, MAX], written in a config as one number, a
@@ -182,11 +232,14 @@ impl<const MAX: u32> ExactGrid<MAX> {
 }
 
 /// A short text form of an exact number: the decimal when it terminates
-/// within a few digits, else "p/q".
+/// within a few digits (in scientific notation when large or tiny: 1e300),
+/// else "p/q".
 pub fn format_decimal(value: &Rational) -> String {
     let f = crate::exact::to_f64(value);
-    match parse_exact(&f.to_string()) {
-        Ok(back) if back == *value => f.to_string(),
+    let text = if f != 0.0 && !(1e-6..1e15).contains(&f.abs()) { format!("{f:e}") } else { f.to_string() };
+    match parse_exact(&text) {
+        Ok(back) if back == *value => text,
+        _ if f.abs() >= 1e15 => format!("about {f:e}"),
         _ => crate::exact::format_pq(value),
     }
 }
@@ -216,11 +269,11 @@ impl<'de> Visitor<'de> for NumberVisitor {
     }
     fn visit_f64<E: de::Error>(self, value: f64) -> Result<Rational, E> {
         // Rust prints the shortest decimal that reads back as the same f64:
-        // the number as the user wrote it (0.1 -> "0.1" -> 1/10).
+        // the number as the user wrote it (0.1 -> "0.1" -> 1/10; 1e300 -> "1e300").
         if !value.is_finite() {
             return Err(E::custom(format!("{value} is not a finite number")));
         }
-        parse_exact(&value.to_string()).map_err(E::custom)
+        parse_exact(&format!("{value:e}")).map_err(E::custom)
     }
     fn visit_str<E: de::Error>(self, value: &str) -> Result<Rational, E> {
         parse_exact(value).map_err(E::custom)
@@ -293,6 +346,104 @@ impl<'de, const MAX: u32> Visitor<'de> for ExactGridVisitor<MAX> {
     }
 }
 
+/// How a config value is shown in messages (as the user would write it).
+pub trait Described {
+    fn described(&self) -> String;
+}
+
+impl Described for Vec<u64> {
+    fn described(&self) -> String {
+        format!("[{}]", self.iter().map(u64::to_string).collect::<Vec<_>>().join(", "))
+    }
+}
+
+impl<T: Described> Described for Vec<T> {
+    fn described(&self) -> String {
+        format!("[{}]", self.iter().map(Described::described).collect::<Vec<_>>().join(", "))
+    }
+}
+
+/// A list whose values are all different: a repeated value is refused (one
+/// rule for every list of a config, as for the integer and number grids).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Distinct<T>(Vec<T>);
+
+impl<T> Distinct<T> {
+    pub fn values(&self) -> &[T] {
+        &self.0
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl<T> From<Vec<T>> for Distinct<T> {
+    /// For defaults written in code (which the code keeps distinct).
+    fn from(values: Vec<T>) -> Self {
+        Distinct(values)
+    }
+}
+
+impl<T> Default for Distinct<T> {
+    fn default() -> Self {
+        Distinct(Vec::new())
+    }
+}
+
+impl<'de, T: Deserialize<'de> + PartialEq + Described> Deserialize<'de> for Distinct<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let values = Vec::<T>::deserialize(deserializer)?;
+        for (k, value) in values.iter().enumerate() {
+            if let Some(first) = values[..k].iter().position(|v| v == value) {
+                return Err(de::Error::custom(format!(
+                    "duplicate value {} (entries {} and {}); give each value once",
+                    value.described(),
+                    first + 1,
+                    k + 1
+                )));
+            }
+        }
+        Ok(Distinct(values))
+    }
+}
+
+/// Exactly two numbers, `[a, b]` (a goal [lambda, mu]): a third is refused.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pair(pub Rational, pub Rational);
+
+impl Described for Pair {
+    fn described(&self) -> String {
+        format!("[{}, {}]", format_decimal(&self.0), format_decimal(&self.1))
+    }
+}
+
+impl<'de> Deserialize<'de> for Pair {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_seq(PairVisitor)
+    }
+}
+
+struct PairVisitor;
+
+impl<'de> Visitor<'de> for PairVisitor {
+    type Value = Pair;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "a pair of numbers [lambda, mu]")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Pair, A::Error> {
+        let mut numbers = Vec::new();
+        while let Some(ExactNumber(value)) = seq.next_element()? {
+            numbers.push(value);
+        }
+        match <[Rational; 2]>::try_from(numbers) {
+            Ok([a, b]) => Ok(Pair(a, b)),
+            Err(numbers) => {
+                Err(de::Error::custom(format!("a pair is exactly two numbers [lambda, mu], got {}", numbers.len())))
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -341,6 +492,36 @@ mod tests {
         assert!(exact("{ from = 0, to = 100, step = 0.0001 }").unwrap_err().contains("at most"));
         assert_eq!(format_decimal(&parse_exact("1.5").unwrap()), "1.5");
         assert_eq!(format_decimal(&parse_exact("1/3").unwrap()), "1/3");
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    struct Pairs {
+        p: Distinct<Pair>,
+    }
+
+    #[test]
+    fn pairs_are_two_numbers_and_lists_are_distinct() {
+        let pairs = |text: &str| toml::from_str::<Pairs>(&format!("p = {text}")).map_err(|e| e.message().to_string());
+        assert_eq!(
+            pairs("[[1, 1.5], [2, 0]]").unwrap().p.values()[0],
+            Pair(Rational::from(1), Rational::from_signeds(3, 2))
+        );
+        assert!(pairs("[[1, 1, 1]]").unwrap_err().contains("exactly two numbers [lambda, mu], got 3"));
+        assert!(pairs("[[1]]").unwrap_err().contains("got 1"));
+        assert!(pairs("[[1, 2], [3, 4], [1, 2.0]]").unwrap_err().contains("duplicate value [1, 2] (entries 1 and 3)"));
+        assert!(grid("2.5").unwrap_err().contains("expected an integer from 1 to 1000"));
+        assert!(grid("[1, 2.5]").unwrap_err().contains("expected an integer from 1 to 1000"));
+    }
+
+    #[test]
+    fn exact_numbers_take_exponents_and_print_short() {
+        assert_eq!(parse_exact("1e2").unwrap(), Rational::from(100));
+        assert_eq!(parse_exact("2.5E-3").unwrap(), Rational::from_signeds(1, 400));
+        assert_eq!(parse_exact("-1.5").unwrap(), Rational::from_signeds(-3, 2));
+        assert!(parse_exact("1e").is_err() && parse_exact("e5").is_err() && parse_exact("1e9999").is_err());
+        assert_eq!(format_decimal(&parse_exact("1e300").unwrap()), "1e300");
+        assert_eq!(format_decimal(&parse_exact("0.1").unwrap()), "0.1");
+        assert_eq!(exact("1e300").unwrap_err(), "1e300 is out of range, expected a number from 0 to 100");
     }
 
     #[test]

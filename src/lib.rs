@@ -9,6 +9,8 @@ pub mod exact;
 pub mod game;
 pub mod games;
 pub mod grid;
+pub mod keys;
+pub mod panics;
 pub mod plot;
 pub mod published;
 pub mod report;

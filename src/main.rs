@@ -8,6 +8,7 @@ use gamesweep::games;
 use gamesweep::games::fritzen::query::FritzenQuery;
 use gamesweep::games::risk::query::RiskQuery;
 use gamesweep::sweep::{RunOptions, Shard};
+use gamesweep::verify::Finding;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -75,6 +76,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    gamesweep::panics::install_hook();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) if !error.use_stderr() => {
@@ -83,10 +85,7 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(error) => {
-            // One line: clap's first line names the argument, the value and what is allowed.
-            let rendered = error.render().to_string();
-            let first = rendered.lines().next().unwrap_or("error: bad arguments");
-            eprintln!("{first} (see --help)");
+            eprintln!("{} (see --help)", one_line(&error.render().to_string()));
             return ExitCode::from(2);
         }
     };
@@ -105,6 +104,22 @@ fn main() -> ExitCode {
     }
 }
 
+/// clap's message in one line: its first line (the argument and the bad
+/// value) with the indented lines that complete it (the missing argument,
+/// the possible values), without the usage and help hints.
+fn one_line(rendered: &str) -> String {
+    let mut lines = rendered.lines().filter(|l| !l.trim().is_empty());
+    let mut text = lines.next().unwrap_or("error: bad arguments").trim_end().to_string();
+    for line in lines.take_while(|l| l.starts_with(' ') || l.starts_with('\t')) {
+        let line = line.trim();
+        if !line.is_empty() {
+            text.push(' ');
+            text.push_str(line);
+        }
+    }
+    text
+}
+
 fn execute(command: Command) -> anyhow::Result<ExitCode> {
     let games = games::all();
     match command {
@@ -112,9 +127,10 @@ fn execute(command: Command) -> anyhow::Result<ExitCode> {
             let options = RunOptions { out, shard, jobs: jobs.map(usize::from), force };
             let summary = gamesweep::sweep::run(&games, &config, &options)?;
             eprintln!(
-                "gamesweep: ran {} tasks, skipped {} already done, {} failed, in {:.1}s -> {}",
+                "gamesweep: ran {} tasks, skipped {} already done, {} done by another run, {} failed, in {:.1}s -> {}",
                 summary.ran,
                 summary.skipped,
+                summary.elsewhere,
                 summary.failed.len(),
                 summary.wall.as_secs_f64(),
                 summary.out.display()
@@ -130,28 +146,44 @@ fn execute(command: Command) -> anyhow::Result<ExitCode> {
             }
         }
         Command::Verify { dir, jobs } => {
-            let outcomes = gamesweep::verify::verify(&games, &dir, jobs.map(usize::from))?;
-            let mut failed = 0;
+            let report = gamesweep::verify::verify(&games, &dir, jobs.map(usize::from))?;
+            for problem in &report.problems {
+                println!("problem: {problem}");
+            }
             for game in &games {
-                let mine: Vec<_> = outcomes.iter().filter(|o| o.game == game.name()).collect();
+                let mine: Vec<_> = report.outcomes.iter().filter(|o| o.game == game.name()).collect();
                 if mine.is_empty() {
                     continue;
                 }
-                let count = |s: Status| mine.iter().filter(|o| o.status == s).count();
+                let count = |f: Finding| mine.iter().filter(|o| o.finding == f).count();
+                let planned = mine.iter().filter(|o| !matches!(o.finding, Finding::Unverifiable | Finding::Orphaned));
                 println!(
-                    "{}: {} tasks: {} certified, {} repaired, {} failed",
+                    "{}: {} tasks planned: {} certified, {} repaired, {} failed, {} missing; {} unverifiable, {} orphaned",
                     game.name(),
-                    mine.len(),
-                    count(Status::Certified),
-                    count(Status::Repaired),
-                    count(Status::Failed)
+                    planned.count(),
+                    count(Finding::Verified(Status::Certified)),
+                    count(Finding::Verified(Status::Repaired)),
+                    count(Finding::Verified(Status::Failed)),
+                    count(Finding::Missing),
+                    count(Finding::Unverifiable),
+                    count(Finding::Orphaned)
                 );
-                for o in mine.iter().filter(|o| o.status != Status::Certified) {
-                    println!("  {} {}: {}", o.status.as_str(), o.task, o.detail);
+                for o in mine.iter().filter(|o| o.finding != Finding::Verified(Status::Certified)) {
+                    println!("  {} {}: {}", o.finding.as_str(), o.task, o.detail);
                 }
-                failed += count(Status::Failed);
             }
-            Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+            let others: Vec<_> = report.outcomes.iter().filter(|o| !games.iter().any(|g| g.name() == o.game)).collect();
+            for o in &others {
+                println!("  {} {}/{}: not a game of this version", o.finding.as_str(), o.game, o.task);
+            }
+            if report.all_certified() {
+                Ok(ExitCode::SUCCESS)
+            } else {
+                eprintln!(
+                    "gamesweep: not everything planned is certified (see above); `gamesweep run` recomputes what is missing or damaged"
+                );
+                Ok(ExitCode::FAILURE)
+            }
         }
         Command::Report { dir } => {
             let path = gamesweep::report::report(&games, &dir)?;

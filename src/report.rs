@@ -17,9 +17,12 @@ pub fn report(games: &[Box<dyn Game>], dir: &Path) -> anyhow::Result<PathBuf> {
     writeln!(md, "# gamesweep report\n")?;
     writeln!(md, "Output directory: `{}`; gamesweep {}.\n", dir.display(), env!("CARGO_PKG_VERSION"))?;
     let markers = out.markers()?;
+    for (game, id, why) in &markers.unreadable {
+        eprintln!("warning: {game}/{id} left out of the report: {why}");
+    }
     for game in games {
         writeln!(md, "## {}\n", game.name())?;
-        if markers.iter().any(|m| m.game == game.name()) {
+        if markers.records.iter().any(|m| m.game == game.name()) {
             let section = game.report(&out)?;
             md.push_str(&section.markdown);
             for table in &section.tables {

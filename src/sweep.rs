@@ -5,20 +5,21 @@
 //!
 //! It knows games only through the [`Game`] and [`Task`] traits.
 
+use crate::artifacts::claims::{Claim, Claims, HEARTBEAT};
 use crate::artifacts::{Manifest, OutputDir, RunRecord, TaskRecord, is_safe_name, unix_now};
 use crate::config::ConfigFile;
 use crate::error::UserError;
-use crate::game::{Game, Table, Task, TaskContext};
+use crate::game::{Game, Status, Table, Task, TaskContext};
+use crate::panics;
 use arrow::record_batch::RecordBatch;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::cell::Cell;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// `K/N`: run the tasks whose index in the plan is congruent to K modulo N.
@@ -81,8 +82,16 @@ pub fn plan<'g>(games: &'g [Box<dyn Game>], config: &ConfigFile) -> Result<Vec<P
         let mut seen = HashSet::new();
         for task in game.plan(&section)? {
             let id = task.id();
-            assert!(is_safe_name(&id), "task id {id:?} of {} is not file-name safe", game.name());
-            assert!(seen.insert(id.clone()), "task id {id:?} of {} is not unique", game.name());
+            // Games reject repeated values with their position; these guard the
+            // orchestrator's own invariants should a game miss one.
+            if !is_safe_name(&id) || !seen.insert(id.clone()) {
+                let problem = if seen.contains(&id) { "twice (a value is repeated)" } else { "with an unsafe id" };
+                return Err(UserError::new(format!(
+                    "{}: [{}] plans task {id:?} {problem}; remove the repeated value",
+                    config.path.display(),
+                    game.name()
+                )));
+            }
             planned.push(PlannedTask { game: game.as_ref(), task, id, index: planned.len() });
         }
     }
@@ -111,6 +120,8 @@ pub struct RunSummary {
     pub planned: usize,
     pub ran: usize,
     pub skipped: usize,
+    /// Tasks another run on the same directory computed while this one ran.
+    pub elsewhere: usize,
     /// (game, task id, error) of every task that failed.
     pub failed: Vec<(String, String, String)>,
     pub wall: Duration,
@@ -124,6 +135,35 @@ pub fn output_dir(config: &ConfigFile, out: Option<&Path>) -> PathBuf {
     })
 }
 
+/// Whether a task's stored result can be skipped.
+enum Stored {
+    /// Marker readable, every part intact, and `verify` has not failed it.
+    Done,
+    /// Never finished: computed without comment.
+    Absent,
+    /// Finished once but damaged or failed by `verify`: recomputed, saying why.
+    Damaged(String),
+}
+
+/// Checks what a rerun would skip: the marker, every part's size and
+/// checksum, and the last verification.
+fn stored(out: &OutputDir, game: &str, id: &str) -> Stored {
+    match out.marker(game, id) {
+        Ok(None) => Stored::Absent,
+        Err(why) => Stored::Damaged(why),
+        Ok(Some(record)) => match out.check_parts(&record) {
+            Err(why) => Stored::Damaged(why),
+            Ok(()) if out.verification_status(game, id) == Some(Status::Failed) => {
+                Stored::Damaged("`gamesweep verify` failed it".into())
+            }
+            Ok(()) => Stored::Done,
+        },
+    }
+}
+
+/// How often a run looks again at tasks another process holds.
+const POLL: Duration = Duration::from_millis(500);
+
 /// Runs a config. Bad input is detected before anything is written.
 pub fn run(games: &[Box<dyn Game>], config_path: &Path, options: &RunOptions) -> anyhow::Result<RunSummary> {
     let started = Instant::now();
@@ -132,30 +172,35 @@ pub fn run(games: &[Box<dyn Game>], config_path: &Path, options: &RunOptions) ->
     let planned = plan(games, &config)?;
     let out_path = output_dir(&config, options.out.as_deref());
     let out = OutputDir::create(&out_path)?;
+    out.write_config(&config.sha256, config.text())?;
 
-    let done: HashSet<(String, String)> = out.markers()?.into_iter().map(|m| (m.game, m.id)).collect();
     let in_shard: Vec<&PlannedTask> = planned.iter().filter(|t| options.shard.contains(t.index)).collect();
-    let mut todo: Vec<&PlannedTask> = in_shard
-        .iter()
-        .copied()
-        .filter(|t| options.force || !done.contains(&(t.game.name().to_string(), t.id.clone())))
-        .collect();
+    let mut todo: Vec<&PlannedTask> = Vec::new();
+    // The markers of the tasks to compute as they were before this run, to
+    // tell a marker a concurrent run wrote meanwhile from an old one.
+    let mut before: HashMap<(&str, &str), Option<TaskRecord>> = HashMap::new();
+    for task in &in_shard {
+        match stored(&out, task.game.name(), &task.id) {
+            Stored::Done if !options.force => {
+                // Steps of a done task are never read again; a kill between its
+                // marker and their removal, or during a --force rerun, leaves them.
+                out.remove_steps(task.game.name(), &task.id)?;
+            }
+            Stored::Done | Stored::Absent => todo.push(task),
+            Stored::Damaged(why) => {
+                eprintln!("recomputing {}/{}: {why}", task.game.name(), task.id);
+                todo.push(task);
+            }
+        }
+    }
+    for task in &todo {
+        before.insert((task.game.name(), &task.id), out.marker(task.game.name(), &task.id).ok().flatten());
+    }
     // Longest first (stable, so equal hints keep the plan's order): with a
     // shared queue this bounds the wall time by the total work / jobs plus
     // one task, instead of leaving a long task for last.
     todo.sort_by(|a, b| b.task.cost_hint().total_cmp(&a.task.cost_hint()));
     let skipped = in_shard.len() - todo.len();
-    // Steps of a done task are never read again; a kill between its marker
-    // and their removal, or during a --force rerun, leaves them behind.
-    if !options.force {
-        let with_steps: HashSet<(String, String)> = out.tasks_with_steps()?.into_iter().collect();
-        for task in &in_shard {
-            let key = (task.game.name().to_string(), task.id.clone());
-            if done.contains(&key) && with_steps.contains(&key) {
-                out.remove_steps(&key.0, &key.1)?;
-            }
-        }
-    }
     let jobs = options.jobs.unwrap_or_else(rayon::current_num_threads);
     eprintln!(
         "gamesweep: {} tasks in {} (shard {}: {}, already done: {skipped}), {jobs} threads, output {}",
@@ -166,7 +211,10 @@ pub fn run(games: &[Box<dyn Game>], config_path: &Path, options: &RunOptions) ->
         out_path.display()
     );
 
-    let record_run = |ran: usize, failed: usize| RunRecord {
+    let progress = progress_bar(todo.len() as u64);
+    let failed = Mutex::new(Vec::new());
+    let (ran, elsewhere) = (AtomicUsize::new(0), AtomicUsize::new(0));
+    let record_run = || RunRecord {
         config_path: config.path.display().to_string(),
         config_sha256: config.sha256.clone(),
         shard: options.shard.to_string(),
@@ -174,63 +222,133 @@ pub fn run(games: &[Box<dyn Game>], config_path: &Path, options: &RunOptions) ->
         started_unix,
         wall_seconds: started.elapsed().as_secs_f64(),
         tasks_planned: planned.len(),
-        tasks_ran: ran,
-        tasks_skipped: skipped,
-        tasks_failed: failed,
+        tasks_ran: ran.load(Ordering::Relaxed),
+        tasks_skipped: skipped + elsewhere.load(Ordering::Relaxed),
+        tasks_failed: failed.lock().unwrap().len(),
     };
-
-    let progress = progress_bar(todo.len() as u64);
-    let failed = Mutex::new(Vec::new());
     let last_manifest = Mutex::new(Instant::now());
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?;
+    let claims = Claims::new(&out);
+    // Tasks another process held when their turn came, looked at again once the queue is empty.
+    let held: Mutex<Vec<&PlannedTask>> = Mutex::new(Vec::new());
     let next = AtomicUsize::new(0);
+    let finished = AtomicBool::new(false);
+
+    // Computes a claimed task, unless a concurrent run finished it meanwhile.
+    let compute = |planned: &PlannedTask| {
+        let game = planned.game.name();
+        let done_meanwhile = matches!(stored(&out, game, &planned.id), Stored::Done)
+            && out.marker(game, &planned.id).ok().flatten() != before[&(game, planned.id.as_str())];
+        if done_meanwhile {
+            claims.release(game, &planned.id);
+            elsewhere.fetch_add(1, Ordering::Relaxed);
+            progress.suspend(|| eprintln!("skipped {game}/{}: another run finished it", planned.id));
+            return;
+        }
+        progress.set_message(format!("{game} {}", planned.id));
+        let start = Instant::now();
+        let result = run_task(&out, planned, &config.sha256, &progress, options.force);
+        claims.release(game, &planned.id);
+        match result {
+            Ok(resumed) => {
+                ran.fetch_add(1, Ordering::Relaxed);
+                if progress.is_hidden() {
+                    let resumed =
+                        if resumed > 0 { format!(", resumed from {resumed} saved steps") } else { String::new() };
+                    eprintln!("done {game}/{} in {:.2}s{resumed}", planned.id, start.elapsed().as_secs_f64());
+                }
+            }
+            Err(error) => {
+                progress.suspend(|| eprintln!("FAILED {game}/{}: {error:#}", planned.id));
+                failed.lock().unwrap().push((game.to_string(), planned.id.clone(), format!("{error:#}")));
+            }
+        }
+    };
+    // Claims and computes one task; `false` if another live process holds it.
+    let attempt = |planned: &PlannedTask| -> bool {
+        match claims.claim(planned.game.name(), &planned.id) {
+            Ok(Claim::Claimed) => compute(planned),
+            Ok(Claim::Held(_)) => return false,
+            Err(error) => {
+                progress.suspend(|| eprintln!("FAILED {}/{}: {error:#}", planned.game.name(), planned.id));
+                failed.lock().unwrap().push((
+                    planned.game.name().to_string(),
+                    planned.id.clone(),
+                    format!("{error:#}"),
+                ));
+            }
+        }
+        progress.inc(1);
+        // Keep the manifest roughly current during long sweeps.
+        let mut last = last_manifest.lock().unwrap();
+        if last.elapsed() > Duration::from_secs(10) {
+            *last = Instant::now();
+            if let Err(error) = Manifest::update(&out, &record_run()) {
+                progress.suspend(|| eprintln!("warning: manifest not updated: {error:#}"));
+            }
+        }
+        true
+    };
     let worker = || {
         while let Some(planned) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
-            let game = planned.game.name();
-            progress.set_message(format!("{game} {}", planned.id));
-            let start = Instant::now();
-            match run_task(&out, planned, &config.sha256, &progress, options.force) {
-                Ok(resumed) => {
-                    if progress.is_hidden() {
-                        let resumed =
-                            if resumed > 0 { format!(", resumed from {resumed} saved steps") } else { String::new() };
-                        eprintln!("done {game}/{} in {:.2}s{resumed}", planned.id, start.elapsed().as_secs_f64());
-                    }
-                }
-                Err(error) => {
-                    progress.suspend(|| eprintln!("FAILED {game}/{}: {error:#}", planned.id));
-                    failed.lock().unwrap().push((game.to_string(), planned.id.clone(), format!("{error:#}")));
-                }
+            if !attempt(planned) {
+                progress.suspend(|| {
+                    eprintln!("waiting for {}/{}: another run computes it", planned.game.name(), planned.id)
+                });
+                held.lock().unwrap().push(planned);
             }
-            progress.inc(1);
-            // Keep the manifest roughly current during long sweeps.
-            let mut last = last_manifest.lock().unwrap();
-            if last.elapsed() > Duration::from_secs(10) {
-                *last = Instant::now();
-                let ran = progress.position() as usize;
-                if let Err(error) = Manifest::update(&out, &record_run(ran, failed.lock().unwrap().len())) {
-                    progress.suspend(|| eprintln!("warning: manifest not updated: {error:#}"));
-                }
+        }
+        // Then wait for the held tasks: done by their holder, or taken over when it dies.
+        loop {
+            let Some(planned) = held.lock().unwrap().pop() else { break };
+            if !attempt(planned) {
+                held.lock().unwrap().insert(0, planned);
+                std::thread::sleep(POLL);
             }
         }
     };
-    // One worker per thread, each taking the next task of the queue in order.
-    pool.scope(|scope| {
-        for _ in 0..jobs {
-            scope.spawn(|_| worker());
-        }
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?;
+    std::thread::scope(|threads| {
+        // The heartbeat of this run's claims, until the workers are done.
+        threads.spawn(|| {
+            let mut last = Instant::now();
+            while !finished.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(100));
+                if last.elapsed() >= HEARTBEAT {
+                    claims.beat();
+                    last = Instant::now();
+                }
+            }
+        });
+        // One worker per thread, each taking the next task of the queue in order.
+        pool.scope(|scope| {
+            for _ in 0..jobs {
+                scope.spawn(|_| worker());
+            }
+        });
+        finished.store(true, Ordering::Relaxed);
     });
     progress.finish_and_clear();
+    drop(claims);
 
-    let failed = failed.into_inner().unwrap();
-    let ran = todo.len() - failed.len();
-    Manifest::update(&out, &record_run(ran, failed.len()))?;
-    Ok(RunSummary { out: out_path, planned: planned.len(), ran, skipped, failed, wall: started.elapsed() })
+    let summary_failed = failed.lock().unwrap().clone();
+    Manifest::update(&out, &record_run())?;
+    Ok(RunSummary {
+        out: out_path,
+        planned: planned.len(),
+        ran: ran.load(Ordering::Relaxed),
+        skipped,
+        elsewhere: elsewhere.load(Ordering::Relaxed),
+        failed: summary_failed,
+        wall: started.elapsed(),
+    })
 }
 
 /// Computes one task and writes its tables, then its marker, then drops the
-/// steps it saved on the way; returns how many saved steps it loaded. `force`
-/// ignores steps of an earlier run.
+/// steps it saved on the way; returns how many saved steps it loaded. An
+/// earlier marker of the task (damaged, or --force) is removed just before
+/// the new parts are written, so the task counts as done only once they are
+/// all in place (and a kill while computing leaves an intact old result
+/// done). `force` ignores steps of an earlier run.
 fn run_task(
     out: &OutputDir,
     planned: &PlannedTask,
@@ -245,18 +363,20 @@ fn run_task(
     }
     let context =
         RunningTask { out, game, task: &planned.id, bar, last_line: Cell::new(Instant::now()), resumed: Cell::new(0) };
-    let tables = catch_unwind(AssertUnwindSafe(|| planned.task.run(&context)))
-        .map_err(|panic| anyhow::anyhow!("panicked: {}", panic_message(&panic)))??;
+    let tables =
+        panics::catching(|| planned.task.run(&context)).map_err(|panic| anyhow::anyhow!("panicked: {panic}"))??;
     let seconds = start.elapsed().as_secs_f64();
-    let mut rows = BTreeMap::new();
+    out.remove_marker(game, &planned.id)?;
+    let mut parts = BTreeMap::new();
     for table in &tables {
-        let n = out.write_table(game, &planned.id, table)?;
-        anyhow::ensure!(rows.insert(table.name.to_string(), n).is_none(), "table {} written twice", table.name);
+        let part = out.write_table(game, &planned.id, table)?;
+        anyhow::ensure!(parts.insert(table.name.to_string(), part).is_none(), "table {} written twice", table.name);
     }
+    out.remove_other_parts(game, &planned.id, &tables.iter().map(|t| t.name).collect())?;
     out.write_marker(&TaskRecord {
         game: game.to_string(),
         id: planned.id.clone(),
-        tables: rows,
+        tables: parts,
         seconds,
         finished_unix: unix_now(),
         version: env!("CARGO_PKG_VERSION").to_string(),
@@ -300,19 +420,24 @@ impl TaskContext for RunningTask<'_> {
         self.out.write_step(self.game, self.task, step, tables)
     }
 
+    /// A damaged step is discarded with a warning and computed again.
     fn load_step(&self, step: &str) -> anyhow::Result<Option<BTreeMap<String, RecordBatch>>> {
-        let step = self.out.read_step(self.game, self.task, step)?;
-        self.resumed.set(self.resumed.get() + usize::from(step.is_some()));
-        Ok(step)
+        let loaded = match self.out.read_step(self.game, self.task, step) {
+            Ok(loaded) => loaded,
+            Err(error) => {
+                self.bar.suspend(|| {
+                    eprintln!(
+                        "warning: {}/{}: discarding damaged step {step} ({error:#}); computing it again",
+                        self.game, self.task
+                    )
+                });
+                self.out.remove_step(self.game, self.task, step)?;
+                None
+            }
+        };
+        self.resumed.set(self.resumed.get() + usize::from(loaded.is_some()));
+        Ok(loaded)
     }
-}
-
-pub(crate) fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
-    panic
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "unknown panic".into())
 }
 
 /// A bar with tasks done / total, elapsed, ETA and the task in progress; hidden
@@ -373,6 +498,9 @@ mod tests {
             let batch = arrow::compute::concat_batches(&batches[0].schema(), &batches)?;
             Ok(vec![Table { name: "k", batch }])
         }
+        fn verify(&self, _stored: &StoredTask) -> anyhow::Result<Verdict> {
+            unreachable!("not verified")
+        }
     }
 
     impl Game for Stepper {
@@ -381,9 +509,6 @@ mod tests {
         }
         fn plan(&self, _section: &Section) -> Result<Vec<Box<dyn Task>>, UserError> {
             Ok(vec![Box::new(StepperTask(self.0.clone()))])
-        }
-        fn verify(&self, _task: &StoredTask) -> anyhow::Result<Verdict> {
-            unreachable!("not verified")
         }
         fn report(&self, _data: &dyn Dataset) -> anyhow::Result<ReportSection> {
             unreachable!("not reported")

@@ -1,79 +1,229 @@
-//! The verification stage: every finished task on disk is re-derived by its
-//! game in exact arithmetic. Each task gets a row in
-//! `DIR/<game>/verification/part-<task>.parquet` with status certified,
-//! repaired (the stored result was wrong and has been replaced) or failed.
+//! The verification stage: compares what the configs run into a directory
+//! planned with what is on disk, and re-derives every finished task in exact
+//! arithmetic through the task that planned it.
+//!
+//! The plan comes from the configs stored under `DIR/.configs/` by `run`.
+//! Every planned task ends in one of: certified, repaired (the stored result
+//! was wrong and has been replaced), failed (wrong, damaged or unprovable),
+//! missing (no marker). Beside them `verify` reports markers no stored config
+//! plans (unverifiable), parts without a marker (orphaned) and stored configs
+//! that cannot be read. Each verified task gets a row in
+//! `DIR/<game>/verification/part-<task>.parquet`; a task is certified only
+//! if its parts are byte for byte the ones written, every `_f64` column is
+//! the nearest double of its exact `"p/q"` column, and its own exact check
+//! (keys against the plan, values re-derived) passes.
 
-use crate::artifacts::columns::TableBuilder;
-use crate::artifacts::{OutputDir, TaskRecord, unix_now};
+use crate::artifacts::columns::{Columns, TableBuilder};
+use crate::artifacts::{OutputDir, PartRecord, TaskRecord, VERIFICATION_TABLE, unix_now};
+use crate::config::ConfigFile;
 use crate::error::UserError;
-use crate::game::{Game, Status, StoredTask, Verdict};
-use crate::sweep::{panic_message, progress_bar};
+use crate::exact::{parse_canonical_pq, to_f64};
+use crate::game::{Game, Status, StoredTask, Task, Verdict};
+use crate::panics;
+use crate::sweep::{plan, progress_bar};
+use arrow::array::{Array, StringArray};
+use arrow::datatypes::DataType;
+use arrow::record_batch::RecordBatch;
 use rayon::prelude::*;
-use std::collections::BTreeMap;
-use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::time::Instant;
 
-/// Name of the table each game gets for its verification rows.
-pub const VERIFICATION_TABLE: &str = "verification";
+/// What `verify` found about one planned or stored task.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Finding {
+    /// The task was verified with this outcome.
+    Verified(Status),
+    /// Planned, but no marker: never finished (or its marker was deleted).
+    Missing,
+    /// A marker no stored config plans, so there is nothing to check it against.
+    Unverifiable,
+    /// Parts on disk without a marker, of a task no stored config plans.
+    Orphaned,
+}
+
+impl Finding {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Finding::Verified(status) => status.as_str(),
+            Finding::Missing => "missing",
+            Finding::Unverifiable => "unverifiable",
+            Finding::Orphaned => "orphaned",
+        }
+    }
+
+    /// Whether this finding keeps the directory from being fully certified.
+    pub fn is_problem(self) -> bool {
+        !matches!(self, Finding::Verified(Status::Certified | Status::Repaired))
+    }
+}
 
 /// One task's verification outcome.
 pub struct Outcome {
     pub game: String,
     pub task: String,
-    pub status: Status,
+    pub finding: Finding,
     pub detail: String,
 }
 
-/// Verifies every finished task in `dir` with `jobs` threads.
-pub fn verify(games: &[Box<dyn Game>], dir: &Path, jobs: Option<usize>) -> anyhow::Result<Vec<Outcome>> {
+/// Everything `verify` found in a directory.
+pub struct Report {
+    pub outcomes: Vec<Outcome>,
+    /// Problems of the directory itself (a damaged stored config or manifest).
+    pub problems: Vec<String>,
+}
+
+impl Report {
+    /// Every planned task certified or repaired, and nothing else wrong.
+    pub fn all_certified(&self) -> bool {
+        self.problems.is_empty() && !self.outcomes.iter().any(|o| o.finding.is_problem())
+    }
+}
+
+/// (game, task id).
+type TaskKey = (String, String);
+
+/// Verifies everything in `dir` with `jobs` threads.
+pub fn verify(games: &[Box<dyn Game>], dir: &Path, jobs: Option<usize>) -> anyhow::Result<Report> {
     let out = OutputDir::open(dir)?;
-    let markers = out.markers()?;
-    let known: BTreeMap<&str, &dyn Game> = games.iter().map(|g| (g.name(), g.as_ref())).collect();
-    let tasks: Vec<(&dyn Game, &TaskRecord)> =
-        markers.iter().filter_map(|m| known.get(m.game.as_str()).map(|g| (*g, m))).collect();
-    if tasks.is_empty() {
+    let mut problems = Vec::new();
+    let configs = out.configs()?;
+    if configs.is_empty() {
         return Err(UserError::new(format!(
-            "{}: no finished tasks to verify (run `gamesweep run CONFIG --out {}` first)",
+            "{}: no stored config to verify against (run `gamesweep run CONFIG --out {}` first; \
+             directories written before gamesweep stored its configs need that rerun once)",
             dir.display(),
             dir.display()
         ))
         .into());
     }
-    eprintln!("gamesweep: verifying {} tasks in {}", tasks.len(), dir.display());
-    let progress = progress_bar(tasks.len() as u64);
+    // The plan: every task of every stored config, by (game, id), with the
+    // configs that plan it (a marker is checked against its own config).
+    let mut plans = Vec::new();
+    for stored in &configs {
+        let shown = out.relative(&stored.path);
+        match &stored.text {
+            Err(why) => problems.push(format!("{shown}: {why}; rerun its config to store it again")),
+            Ok(text) => match ConfigFile::from_text(&stored.path, text.clone()).and_then(|c| {
+                let tasks = plan(games, &c)?;
+                Ok((c.sha256.clone(), tasks))
+            }) {
+                Ok(plan) => plans.push(plan),
+                Err(why) => problems.push(format!("{shown}: cannot be planned by this version: {why}")),
+            },
+        }
+    }
+    let mut planned: BTreeMap<TaskKey, Vec<(&str, &dyn Task)>> = BTreeMap::new();
+    for (sha, tasks) in &plans {
+        for task in tasks {
+            planned.entry((task.game.name().to_string(), task.id.clone())).or_default().push((sha, task.task.as_ref()));
+        }
+    }
+    if let Err(why) = out.manifest_readable() {
+        problems.push(format!("manifest.json: {why}; the next `gamesweep run` rebuilds it"));
+    }
+
+    let markers = out.markers()?;
+    let mut outcomes = Vec::new();
+    let mut to_verify: Vec<(&dyn Task, &TaskRecord)> = Vec::new();
+    let mut marked: BTreeSet<(String, String)> = BTreeSet::new();
+    for record in &markers.records {
+        let key = (record.game.clone(), record.id.clone());
+        marked.insert(key.clone());
+        match planned.get(&key) {
+            Some(tasks) => {
+                let own = tasks.iter().find(|(sha, _)| *sha == record.config_sha256).unwrap_or(&tasks[0]);
+                to_verify.push((own.1, record));
+            }
+            None => outcomes.push(Outcome {
+                game: record.game.clone(),
+                task: record.id.clone(),
+                finding: Finding::Unverifiable,
+                detail: "no stored config plans this task (its config changed or was never run here)".into(),
+            }),
+        }
+    }
+    for (game, id, why) in &markers.unreadable {
+        marked.insert((game.clone(), id.clone()));
+        outcomes.push(Outcome {
+            game: game.clone(),
+            task: id.clone(),
+            finding: Finding::Verified(Status::Failed),
+            detail: format!("damaged marker: {why}; a plain rerun recomputes the task"),
+        });
+    }
+    // Parts by task, to name what a missing task left behind and to find orphans.
+    let mut unmarked_parts: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
+    for game in games {
+        for (table, id) in out.parts(game.name())? {
+            let key = (game.name().to_string(), id);
+            if !marked.contains(&key) {
+                unmarked_parts.entry(key).or_default().push(table);
+            }
+        }
+    }
+    for key in planned.keys().filter(|k| !marked.contains(*k)) {
+        let left = unmarked_parts.remove(key).map_or(String::new(), |tables| {
+            format!(" (parts without a marker: {}; a plain rerun recomputes them)", tables.join(", "))
+        });
+        outcomes.push(Outcome {
+            game: key.0.clone(),
+            task: key.1.clone(),
+            finding: Finding::Missing,
+            detail: format!("planned but not finished{left}"),
+        });
+    }
+    for ((game, task), tables) in unmarked_parts {
+        outcomes.push(Outcome {
+            game,
+            task,
+            finding: Finding::Orphaned,
+            detail: format!("parts without a marker ({}), not planned by any stored config", tables.join(", ")),
+        });
+    }
+
+    eprintln!("gamesweep: verifying {} tasks in {}", to_verify.len(), dir.display());
+    let progress = progress_bar(to_verify.len() as u64);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs.unwrap_or_else(rayon::current_num_threads)).build()?;
-    let outcomes = pool.install(|| {
-        tasks
+    let verified = pool.install(|| {
+        to_verify
             .par_iter()
             .with_max_len(1)
-            .map(|(game, record)| {
+            .map(|(task, record)| {
                 progress.set_message(format!("{} {}", record.game, record.id));
-                let outcome = verify_task(&out, *game, record);
+                let outcome = verify_task(&out, *task, record);
                 progress.inc(1);
                 outcome
             })
             .collect::<anyhow::Result<Vec<_>>>()
     })?;
     progress.finish_and_clear();
-    Ok(outcomes)
+    outcomes.extend(verified);
+    outcomes.sort_by(|a, b| (&a.game, &a.task).cmp(&(&b.game, &b.task)));
+    Ok(Report { outcomes, problems })
 }
 
-fn verify_task(out: &OutputDir, game: &dyn Game, record: &TaskRecord) -> anyhow::Result<Outcome> {
+fn verify_task(out: &OutputDir, task: &dyn Task, record: &TaskRecord) -> anyhow::Result<Outcome> {
     let start = Instant::now();
-    let verdict = match load(out, record) {
-        Ok(stored) => match catch_unwind(AssertUnwindSafe(|| game.verify(&stored))) {
-            Ok(Ok(verdict)) => verdict,
-            Ok(Err(error)) => Verdict::failed(format!("verification error: {error:#}")),
-            Err(panic) => Verdict::failed(format!("verification panicked: {}", panic_message(&panic))),
+    let verdict = match out.check_parts(record) {
+        Err(why) => Verdict::failed(format!("damaged part: {why}; a plain rerun recomputes the task")),
+        Ok(()) => match load(out, record) {
+            Err(error) => Verdict::failed(format!("cannot read the task's tables: {error:#}")),
+            Ok(stored) => match check_columns(&stored, record) {
+                Err(why) => Verdict::failed(why),
+                Ok(()) => match panics::catching(|| task.verify(&stored)) {
+                    Ok(Ok(verdict)) => verdict,
+                    Ok(Err(error)) => Verdict::failed(format!("verification error: {error:#}")),
+                    Err(panic) => Verdict::failed(format!("verification panicked: {panic}")),
+                },
+            },
         },
-        Err(error) => Verdict::failed(format!("cannot read the task's tables: {error:#}")),
     };
-    if verdict.status == Status::Repaired {
+    if verdict.status == Status::Repaired && !verdict.replacement.is_empty() {
         let mut repaired = record.clone();
         for table in &verdict.replacement {
-            let rows = out.write_table(&record.game, &record.id, table)?;
-            repaired.tables.insert(table.name.to_string(), rows);
+            let part: PartRecord = out.write_table(&record.game, &record.id, table)?;
+            repaired.tables.insert(table.name.to_string(), part);
         }
         out.write_marker(&repaired)?;
     }
@@ -89,7 +239,12 @@ fn verify_task(out: &OutputDir, game: &dyn Game, record: &TaskRecord) -> anyhow:
         .str("version", [env!("CARGO_PKG_VERSION")])
         .build(VERIFICATION_TABLE)?;
     out.write_table(&record.game, &record.id, &row)?;
-    Ok(Outcome { game: record.game.clone(), task: record.id.clone(), status: verdict.status, detail: verdict.detail })
+    Ok(Outcome {
+        game: record.game.clone(),
+        task: record.id.clone(),
+        finding: Finding::Verified(verdict.status),
+        detail: verdict.detail,
+    })
 }
 
 fn load(out: &OutputDir, record: &TaskRecord) -> anyhow::Result<StoredTask> {
@@ -99,4 +254,60 @@ fn load(out: &OutputDir, record: &TaskRecord) -> anyhow::Result<StoredTask> {
         .map(|name| Ok((name.clone(), out.read_table(&record.game, name, &record.id)?)))
         .collect::<anyhow::Result<_>>()?;
     Ok(StoredTask { id: record.id.clone(), tables })
+}
+
+/// The checks every table of every game gets, whatever the game: the row
+/// count the marker recorded, no nulls (gamesweep never writes one), and each
+/// `X_f64` column beside a string column `X` the nearest double of the
+/// reduced fraction `X` holds.
+fn check_columns(stored: &StoredTask, record: &TaskRecord) -> Result<(), String> {
+    for (name, batch) in &stored.tables {
+        let rows = record.tables.get(name).map_or(0, |p| p.rows);
+        if batch.num_rows() as u64 != rows {
+            return Err(format!("{name}: {} rows, the marker recorded {rows}", batch.num_rows()));
+        }
+        for (field, column) in batch.schema().fields().iter().zip(batch.columns()) {
+            if column.null_count() > 0 {
+                return Err(format!("{name}: column {} has {} empty (null) values", field.name(), column.null_count()));
+            }
+        }
+        for field in batch.schema().fields() {
+            let Some(exact_name) = field.name().strip_suffix("_f64") else { continue };
+            let Some(exact) = batch.column_by_name(exact_name) else { continue };
+            if exact.data_type() != &DataType::Utf8 {
+                continue;
+            }
+            let exact = exact.as_any().downcast_ref::<StringArray>().expect("a Utf8 column is a StringArray");
+            let floats = batch.f64s(field.name()).map_err(|e| format!("{name}: {e}"))?;
+            for row in 0..batch.num_rows() {
+                let text = exact.value(row);
+                let at = || format!("{name}, row {row}{}", row_key(batch, row));
+                let value = parse_canonical_pq(text).map_err(|e| format!("{}: {exact_name}: {e}", at()))?;
+                let nearest = to_f64(&value);
+                if floats.value(row).to_bits() != nearest.to_bits() {
+                    return Err(format!(
+                        "{}: {} = {} is not the nearest double of {exact_name} = {text} ({nearest:?})",
+                        at(),
+                        field.name(),
+                        floats.value(row)
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// " (n = 10)": the row's first column when it is a small integer key, for messages.
+fn row_key(batch: &RecordBatch, row: usize) -> String {
+    let (Some(field), Some(column)) = (batch.schema().fields().first().cloned(), batch.columns().first()) else {
+        return String::new();
+    };
+    match column.data_type() {
+        DataType::UInt8 | DataType::UInt32 | DataType::UInt64 | DataType::Int64 => {
+            let shown = arrow::util::display::array_value_to_string(column, row).unwrap_or_default();
+            format!(" ({} = {shown})", field.name())
+        }
+        _ => String::new(),
+    }
 }

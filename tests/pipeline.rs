@@ -7,7 +7,8 @@ use common::*;
 use std::path::Path;
 use std::sync::Arc;
 
-/// Rewrites one column of a Parquet part in place (to simulate a wrong result).
+/// Rewrites one column of a Parquet part in place and reseals its marker (a
+/// wrong result written consistently, as a bug would write it).
 fn rewrite_column(path: &Path, name: &str, change: impl Fn(&ArrayRef) -> ArrayRef) {
     let batch = parts(path.parent().unwrap())[path.file_name().unwrap().to_str().unwrap()].clone();
     let index = batch.schema().index_of(name).unwrap();
@@ -18,6 +19,7 @@ fn rewrite_column(path: &Path, name: &str, change: impl Fn(&ArrayRef) -> ArrayRe
         parquet::arrow::ArrowWriter::try_new(std::fs::File::create(path).unwrap(), changed.schema(), None).unwrap();
     writer.write(&changed).unwrap();
     writer.close().unwrap();
+    reseal(path);
 }
 
 /// Small but complete Risk config.
@@ -57,7 +59,7 @@ fn run_verify_report() {
     let verify = run(&["verify", out.to_str().unwrap()]);
     let stdout = String::from_utf8_lossy(&verify.stdout);
     assert!(verify.status.success(), "{stdout}{}", stderr(&verify));
-    assert!(stdout.contains("risk: 6 tasks: 6 certified, 0 repaired, 0 failed"), "{stdout}");
+    assert!(stdout.contains("risk: 6 tasks planned: 6 certified, 0 repaired, 0 failed, 0 missing"), "{stdout}");
     assert_eq!(parts(&out.join("risk/verification")).len(), 6);
 
     let report = run(&["report", out.to_str().unwrap()]);
@@ -66,13 +68,20 @@ fn run_verify_report() {
     assert!(md.contains("| defender loss per committed army | 0.499743 | 0.499743 | yes |"), "{md}");
     assert!(md.contains("6 tasks certified"), "{md}");
 
-    // A second run finds everything done; --force recomputes identical rows.
-    let before = parts(&out);
+    // A second run finds everything done; --force recomputes identical rows
+    // and drops the verdicts about the data it replaced.
+    let results = |out: &Path| {
+        let mut all = parts(&out.join("risk"));
+        all.retain(|part, _| !part.starts_with("verification/"));
+        all
+    };
+    let before = results(&out);
     let run2 = run(&["run", config.to_str().unwrap(), "--out", out.to_str().unwrap()]);
     assert!(stderr(&run2).contains("ran 0 tasks, skipped 6 already done"), "{}", stderr(&run2));
     let run3 = run(&["run", config.to_str().unwrap(), "--out", out.to_str().unwrap(), "--force", "--jobs", "1"]);
     assert!(stderr(&run3).contains("ran 6 tasks, skipped 0"), "{}", stderr(&run3));
-    assert_eq!(parts(&out), before);
+    assert_eq!(results(&out), before);
+    assert!(!out.join("risk/verification").read_dir().unwrap().any(|_| true), "stale verdicts kept");
 }
 
 #[test]
@@ -88,7 +97,7 @@ fn higher_lower_sweep_is_certified_and_tampering_is_caught() {
     assert_eq!(markers(&out, "higher_lower"), ["auto-n1-20", "auto-n21-40", "dresher-n1-20", "dresher-n21-40"]);
     let verify = run(&["verify", out.to_str().unwrap()]);
     let stdout = String::from_utf8_lossy(&verify.stdout);
-    assert!(stdout.contains("higher_lower: 4 tasks: 4 certified, 0 repaired, 0 failed"), "{stdout}");
+    assert!(stdout.contains("higher_lower: 4 tasks planned: 4 certified, 0 repaired, 0 failed, 0 missing"), "{stdout}");
 
     // Both methods find the same exact values.
     let values = &parts(&out.join("higher_lower/values"));
@@ -99,22 +108,23 @@ fn higher_lower_sweep_is_certified_and_tampering_is_caught() {
     };
     assert_eq!(column("part-auto-n21-40.parquet"), column("part-dresher-n21-40.parquet"));
 
-    // Move a little of Alice's probability from key 1 to key 2 at N = 30.
+    // Move a little of Alice's probability from key 1 to key 2 at N = 30,
+    // keeping each cell a reduced fraction beside its nearest double.
     let alice = out.join("higher_lower/alice/part-auto-n21-40.parquet");
-    rewrite_column(&alice, "prob", |column| {
-        let probs = column.as_any().downcast_ref::<StringArray>().unwrap();
-        let ns = parts(&out.join("higher_lower/alice"))["part-auto-n21-40.parquet"].clone();
-        let ns = ns.column_by_name("n").unwrap().as_any().downcast_ref::<arrow::array::UInt32Array>().unwrap().clone();
-        let first = (0..ns.len()).find(|&i| ns.value(i) == 30).unwrap();
-        let mut values: Vec<String> = probs.iter().map(|v| v.unwrap().to_string()).collect();
-        let shift = |s: &str, by: i64| {
-            let (p, q) = s.split_once('/').unwrap();
-            let (p, q): (i128, i128) = (p.parse().unwrap(), q.parse().unwrap());
-            format!("{}/{}", p * 1000 + by as i128 * q, q * 1000)
-        };
-        values[first] = shift(&values[first], -1);
-        values[first + 1] = shift(&values[first + 1], 1);
-        Arc::new(StringArray::from(values))
+    let stored = parts(&out.join("higher_lower/alice"))["part-auto-n21-40.parquet"].clone();
+    let ns = stored.column_by_name("n").unwrap().as_any().downcast_ref::<arrow::array::UInt32Array>().unwrap();
+    let first = (0..ns.len()).find(|&i| ns.value(i) == 30).unwrap();
+    let probs = stored.column_by_name("prob").unwrap().as_any().downcast_ref::<StringArray>().unwrap();
+    let mut exact: Vec<gamesweep::exact::Rational> =
+        probs.iter().map(|v| gamesweep::exact::parse_pq(v.unwrap()).unwrap()).collect();
+    let moved = gamesweep::exact::Rational::from_signeds(1, 1000) * &exact[first];
+    exact[first] -= &moved;
+    exact[first + 1] += &moved;
+    rewrite_column(&alice, "prob", |_| {
+        Arc::new(StringArray::from(exact.iter().map(gamesweep::exact::format_pq).collect::<Vec<_>>()))
+    });
+    rewrite_column(&alice, "prob_f64", |_| {
+        Arc::new(arrow::array::Float64Array::from(exact.iter().map(gamesweep::exact::to_f64).collect::<Vec<_>>()))
     });
     let verify = run(&["verify", out.to_str().unwrap()]);
     let stdout = String::from_utf8_lossy(&verify.stdout);
@@ -156,7 +166,10 @@ fn resumes_after_sigkill_with_every_task_done_once() {
 
     let rerun = run(&["run", config.to_str().unwrap(), "--out", killed.to_str().unwrap()]);
     assert!(rerun.status.success(), "{}", stderr(&rerun));
-    let expected = format!("ran {} tasks, skipped {done_at_kill} already done, 0 failed", 40 - done_at_kill);
+    let expected = format!(
+        "ran {} tasks, skipped {done_at_kill} already done, 0 done by another run, 0 failed",
+        40 - done_at_kill
+    );
     assert!(stderr(&rerun).contains(&expected), "{}", stderr(&rerun));
 
     let full = run(&["run", config.to_str().unwrap(), "--out", reference.to_str().unwrap()]);
@@ -253,7 +266,7 @@ fn a_long_task_killed_midway_resumes_after_its_last_saved_step() {
     let verify = run(&["verify", killed.to_str().unwrap()]);
     let stdout = String::from_utf8_lossy(&verify.stdout);
     assert!(verify.status.success(), "{stdout}{}", stderr(&verify));
-    assert!(stdout.contains("higher_lower: 1 tasks: 1 certified, 0 repaired, 0 failed"), "{stdout}");
+    assert!(stdout.contains("higher_lower: 1 tasks planned: 1 certified, 0 repaired, 0 failed, 0 missing"), "{stdout}");
 }
 
 #[test]
@@ -283,13 +296,14 @@ fn verify_fails_tampered_battles_and_repairs_wrong_float_policy() {
     let out = tmp.join("out");
     assert!(run(&["run", config.to_str().unwrap(), "--out", out.to_str().unwrap()]).status.success());
 
-    // Change one exact conquest probability of the optimal defender by a tiny amount.
+    // Change one exact conquest probability of the optimal defender by 10^-50
+    // (still a reduced fraction, with the same nearest double).
     let battles = out.join("risk/battles/part-battles-optimal-a20-d15.parquet");
     rewrite_column(&battles, "conquest", |column| {
         let values = column.as_any().downcast_ref::<StringArray>().unwrap();
         let mut values: Vec<String> = values.iter().map(|v| v.unwrap().to_string()).collect();
-        let (p, q) = values[100].split_once('/').unwrap();
-        values[100] = format!("{}/{q}", p.parse::<u128>().unwrap() + 1);
+        let tiny = gamesweep::exact::parse_pq(&format!("1/1{}", "0".repeat(50))).unwrap();
+        values[100] = gamesweep::exact::format_pq(&(gamesweep::exact::parse_pq(&values[100]).unwrap() + tiny));
         Arc::new(StringArray::from(values))
     });
     // Flip the float decision at the last roll of n = 300 (where the rule is settled).

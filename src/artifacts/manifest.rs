@@ -41,6 +41,15 @@ pub struct Manifest {
     pub tasks: Vec<TaskRecord>,
 }
 
+impl OutputDir {
+    /// Whether `manifest.json` reads as a manifest (`verify` reports it if not).
+    pub fn manifest_readable(&self) -> Result<(), String> {
+        let text =
+            std::fs::read_to_string(self.root().join("manifest.json")).map_err(|e| format!("cannot be read: {e}"))?;
+        serde_json::from_str::<Manifest>(&text).map(|_| ()).map_err(|e| format!("damaged ({e})"))
+    }
+}
+
 impl Manifest {
     /// Rewrites the manifest from the markers on disk, recording `run`.
     pub fn update(dir: &OutputDir, run: &RunRecord) -> anyhow::Result<()> {
@@ -54,7 +63,7 @@ impl Manifest {
             run.config_sha256.clone(),
             ConfigSeen { path: run.config_path.clone(), last_run_unix: run.started_unix },
         );
-        let tasks = dir.markers()?;
+        let tasks = dir.markers()?.records;
         let manifest = Manifest {
             program: env!("CARGO_PKG_NAME").to_string(),
             version: env!("CARGO_PKG_VERSION").to_string(),

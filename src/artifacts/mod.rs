@@ -2,8 +2,10 @@
 //!
 //! ```text
 //! DIR/<game>/<table>/part-<task>.parquet   one file per (table, task)
-//! DIR/.tasks/<game>/<task>.json            marker: the task is complete
-//! DIR/.steps/<game>/<task>/<step>/          finished steps of an unfinished task (see `steps`)
+//! DIR/.tasks/<game>/<task>.json            marker: the task is complete (each part's rows, size, SHA-256)
+//! DIR/.steps/<game>/<task>/<step>.step      finished steps of an unfinished task (see `steps`)
+//! DIR/.claims/<game>/<task>.json            lease of the process computing a task (see `claims`)
+//! DIR/.configs/<sha256>.toml                every config run into DIR, the plan `verify` checks against
 //! DIR/manifest.json                        summary of the markers and runs
 //! DIR/.tmp/<host>-<pid>/                   scratch space of a running process
 //! ```
@@ -11,10 +13,12 @@
 //! Every file is written in the process's scratch directory and renamed into
 //! place, so a reader never sees half a file. A task counts as done only once
 //! its marker exists, and the marker is written after all its parts: a kill at
-//! any moment loses at most the tasks in flight. Markers, not the manifest,
-//! are the source of truth, which keeps shards writing to one shared
-//! directory from racing on a single file.
+//! any moment loses at most the tasks in flight. The marker records each
+//! part's size and SHA-256, so a part damaged later is detected before it is
+//! trusted. Markers, not the manifest, are the source of truth, which keeps
+//! shards writing to one shared directory from racing on a single file.
 
+pub mod claims;
 pub mod columns;
 mod manifest;
 pub mod parquet_io;
@@ -23,22 +27,59 @@ mod steps;
 pub use manifest::{Manifest, RunRecord};
 
 use crate::error::UserError;
-use crate::game::{Dataset, Table};
+use crate::game::{Dataset, Status, Table};
 use anyhow::Context;
 use arrow::record_batch::RecordBatch;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use sha2::{Digest, Sha256};
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Name of the table each game gets for its verification rows.
+pub const VERIFICATION_TABLE: &str = "verification";
+
+/// What a marker records of one part: enough to tell that the file on disk is
+/// the one that was written.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(from = "PartRepr")]
+pub struct PartRecord {
+    pub rows: u64,
+    /// Size and hex SHA-256 of the file; absent in markers of gamesweep 0.1
+    /// before checksums (then the footer and row count are checked instead).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
+}
+
+/// A part as markers store it: `{rows, bytes, sha256}`, or only the row count
+/// in markers written before checksums.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum PartRepr {
+    Rows(u64),
+    Full { rows: u64, bytes: Option<u64>, sha256: Option<String> },
+}
+
+impl From<PartRepr> for PartRecord {
+    fn from(repr: PartRepr) -> Self {
+        match repr {
+            PartRepr::Rows(rows) => PartRecord { rows, bytes: None, sha256: None },
+            PartRepr::Full { rows, bytes, sha256 } => PartRecord { rows, bytes, sha256 },
+        }
+    }
+}
 
 /// Completion marker of one task.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct TaskRecord {
     pub game: String,
     pub id: String,
-    /// Rows written per table.
-    pub tables: BTreeMap<String, u64>,
+    /// Every part the task wrote, by table.
+    pub tables: BTreeMap<String, PartRecord>,
     /// Wall time of the task's computation (without writing).
     pub seconds: f64,
     pub finished_unix: u64,
@@ -46,19 +87,46 @@ pub struct TaskRecord {
     pub config_sha256: String,
 }
 
+/// The markers of a directory: those that read, and those that do not.
+#[derive(Default)]
+pub struct Markers {
+    pub records: Vec<TaskRecord>,
+    /// (game, task id, why) of every marker file that cannot be read.
+    pub unreadable: Vec<(String, String, String)>,
+}
+
+/// A config as stored in `DIR/.configs/`: its text, or why it cannot be used.
+pub struct StoredConfig {
+    pub path: PathBuf,
+    pub text: Result<String, String>,
+}
+
 /// An output directory, opened for reading or writing.
 pub struct OutputDir {
     root: PathBuf,
     scratch: PathBuf,
     counter: AtomicU64,
+    /// The (game, task) pairs with a readable marker, read once for reports.
+    marked: OnceLock<BTreeSet<(String, String)>>,
 }
 
 impl OutputDir {
     /// Opens (creating if needed) a directory to write a run into, and removes
-    /// scratch files left by killed processes on this host.
-    pub fn create(root: &Path) -> anyhow::Result<Self> {
-        std::fs::create_dir_all(root).with_context(|| format!("creating output directory {}", root.display()))?;
+    /// scratch files left by killed processes on this host. A directory that
+    /// cannot be created or written is bad input: nothing has been computed yet.
+    pub fn create(root: &Path) -> Result<Self, UserError> {
+        let bad = |what: &str, e: std::io::Error| {
+            UserError::new(format!("{}: {what} the output directory: {e} (choose another with --out)", root.display()))
+        };
+        if root.exists() && !root.is_dir() {
+            return Err(UserError::new(format!(
+                "{}: the output directory is a file, not a directory (choose another with --out)",
+                root.display()
+            )));
+        }
+        std::fs::create_dir_all(root).map_err(|e| bad("cannot create", e))?;
         let dir = Self::at(root);
+        std::fs::create_dir_all(&dir.scratch).map_err(|e| bad("cannot write to", e))?;
         dir.remove_stale_scratch();
         Ok(dir)
     }
@@ -73,7 +141,7 @@ impl OutputDir {
 
     fn at(root: &Path) -> Self {
         let scratch = root.join(".tmp").join(format!("{}-{}", host_name(), std::process::id()));
-        OutputDir { root: root.to_path_buf(), scratch, counter: AtomicU64::new(0) }
+        OutputDir { root: root.to_path_buf(), scratch, counter: AtomicU64::new(0), marked: OnceLock::new() }
     }
 
     pub fn root(&self) -> &Path {
@@ -88,62 +156,212 @@ impl OutputDir {
         self.root.join(".tasks").join(game)
     }
 
-    /// Writes `bytes` to `dest` atomically (scratch file, fsync, rename).
+    pub fn marker_path(&self, game: &str, task: &str) -> PathBuf {
+        self.marker_dir(game).join(format!("{task}.json"))
+    }
+
+    /// Writes a file to `dest` atomically (scratch file, fsync, rename); every
+    /// error names `dest` (a full disk says which file it stopped).
     pub fn write_atomic(
         &self,
         dest: &Path,
         write: impl FnOnce(&mut std::fs::File) -> anyhow::Result<()>,
     ) -> anyhow::Result<()> {
-        std::fs::create_dir_all(&self.scratch)?;
-        if let Some(parent) = dest.parent() {
-            std::fs::create_dir_all(parent)?;
-        }
         let n = self.counter.fetch_add(1, Ordering::Relaxed);
         let tmp = self.scratch.join(format!("{n}.tmp"));
-        let mut file = std::fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
-        write(&mut file)?;
-        file.flush()?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, dest).with_context(|| format!("renaming into {}", dest.display()))?;
-        Ok(())
+        let result = (|| {
+            std::fs::create_dir_all(&self.scratch)?;
+            if let Some(parent) = dest.parent() {
+                std::fs::create_dir_all(parent)?;
+            }
+            let mut file = std::fs::File::create(&tmp)?;
+            write(&mut file)?;
+            file.flush()?;
+            file.sync_all()?;
+            std::fs::rename(&tmp, dest)?;
+            anyhow::Ok(())
+        })();
+        if result.is_err() {
+            // Best effort: a half-written scratch file is never read.
+            let _ = std::fs::remove_file(&tmp);
+        }
+        result.with_context(|| format!("writing {}", dest.display()))
     }
 
-    /// Writes one table of one task; returns its row count.
-    pub fn write_table(&self, game: &str, task: &str, table: &Table) -> anyhow::Result<u64> {
+    /// Writes one table of one task; returns what its marker records of it.
+    pub fn write_table(&self, game: &str, task: &str, table: &Table) -> anyhow::Result<PartRecord> {
         let dest = self.part_path(game, table.name, task);
-        self.write_atomic(&dest, |file| parquet_io::write_batch(file, &table.batch))
-            .with_context(|| format!("writing {}", dest.display()))?;
-        Ok(table.batch.num_rows() as u64)
+        let mut bytes = Vec::new();
+        parquet_io::write_batch(&mut bytes, &table.batch).with_context(|| format!("encoding {}", dest.display()))?;
+        self.write_atomic(&dest, |file| Ok(file.write_all(&bytes)?))?;
+        Ok(PartRecord {
+            rows: table.batch.num_rows() as u64,
+            bytes: Some(bytes.len() as u64),
+            sha256: Some(sha256_hex(&bytes)),
+        })
     }
 
     pub fn read_table(&self, game: &str, table: &str, task: &str) -> anyhow::Result<RecordBatch> {
         parquet_io::read_batch(&self.part_path(game, table, task))
     }
 
-    /// Marks a task complete.
-    pub fn write_marker(&self, record: &TaskRecord) -> anyhow::Result<()> {
-        let dest = self.marker_dir(&record.game).join(format!("{}.json", record.id));
-        self.write_atomic(&dest, |file| Ok(serde_json::to_writer_pretty(file, record)?))
-    }
-
-    /// The completed tasks of every game, by game then id.
-    pub fn markers(&self) -> anyhow::Result<Vec<TaskRecord>> {
-        let mut records = Vec::new();
-        let base = self.root.join(".tasks");
-        if !base.is_dir() {
-            return Ok(records);
-        }
-        for game in sorted_entries(&base)? {
-            for entry in sorted_entries(&game)? {
-                if entry.extension().is_some_and(|e| e == "json") {
-                    let text = std::fs::read_to_string(&entry)?;
-                    let record: TaskRecord =
-                        serde_json::from_str(&text).with_context(|| format!("reading marker {}", entry.display()))?;
-                    records.push(record);
+    /// Checks that every part a marker lists is the file that was written: its
+    /// size and SHA-256 (or, in markers without checksums, a readable footer
+    /// with the recorded row count). Returns the first damage found.
+    pub fn check_parts(&self, record: &TaskRecord) -> Result<(), String> {
+        for (table, part) in &record.tables {
+            let path = self.part_path(&record.game, table, &record.id);
+            let shown = self.relative(&path);
+            match (&part.bytes, &part.sha256) {
+                (Some(bytes), Some(sha256)) => {
+                    let data = std::fs::read(&path).map_err(|e| format!("{shown}: cannot be read: {e}"))?;
+                    if data.len() as u64 != *bytes {
+                        return Err(format!("{shown}: {} bytes, the marker recorded {bytes}", data.len()));
+                    }
+                    if sha256_hex(&data) != *sha256 {
+                        return Err(format!("{shown}: content changed since it was written (SHA-256 differs)"));
+                    }
+                }
+                _ => {
+                    let rows = parquet_io::count_rows(&path).map_err(|e| format!("{shown}: {e:#}"))?;
+                    if rows != part.rows {
+                        return Err(format!("{shown}: {rows} rows, the marker recorded {}", part.rows));
+                    }
                 }
             }
         }
-        Ok(records)
+        Ok(())
+    }
+
+    /// Marks a task complete.
+    pub fn write_marker(&self, record: &TaskRecord) -> anyhow::Result<()> {
+        let dest = self.marker_path(&record.game, &record.id);
+        self.write_atomic(&dest, |file| Ok(serde_json::to_writer_pretty(file, record)?))
+    }
+
+    /// Marks a task not done (before it is recomputed).
+    pub fn remove_marker(&self, game: &str, task: &str) -> anyhow::Result<()> {
+        remove_if_present(&self.marker_path(game, task))
+    }
+
+    /// The marker of one task: `None` if there is none, an error if it cannot be read.
+    pub fn marker(&self, game: &str, task: &str) -> Result<Option<TaskRecord>, String> {
+        let path = self.marker_path(game, task);
+        match std::fs::read_to_string(&path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(format!("{}: cannot be read: {e}", self.relative(&path))),
+            Ok(text) => match serde_json::from_str::<TaskRecord>(&text) {
+                Ok(record) if record.game == game && record.id == task => Ok(Some(record)),
+                Ok(record) => Err(format!(
+                    "{}: names task {}/{}, not {game}/{task}",
+                    self.relative(&path),
+                    record.game,
+                    record.id
+                )),
+                Err(e) => Err(format!("{}: not a task marker ({e})", self.relative(&path))),
+            },
+        }
+    }
+
+    /// Every task's marker, by game then id; a marker that cannot be read is
+    /// listed with the reason instead of stopping the caller.
+    pub fn markers(&self) -> anyhow::Result<Markers> {
+        let mut markers = Markers::default();
+        let base = self.root.join(".tasks");
+        if !base.is_dir() {
+            return Ok(markers);
+        }
+        for game_dir in sorted_entries(&base)? {
+            let Some(game) = file_name(&game_dir) else { continue };
+            if !game_dir.is_dir() {
+                continue;
+            }
+            for entry in sorted_entries(&game_dir)? {
+                let Some(id) = entry.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_suffix(".json")) else {
+                    continue;
+                };
+                match self.marker(&game, id) {
+                    Ok(Some(record)) => markers.records.push(record),
+                    Ok(None) => {}
+                    Err(why) => markers.unreadable.push((game.clone(), id.to_string(), why)),
+                }
+            }
+        }
+        Ok(markers)
+    }
+
+    /// The status `verify` last gave a task, if its verification row reads.
+    pub fn verification_status(&self, game: &str, task: &str) -> Option<Status> {
+        let path = self.part_path(game, VERIFICATION_TABLE, task);
+        let batch = parquet_io::read_batch(&path).ok()?;
+        let status = columns::Columns::strs(&batch, "status").ok()?;
+        (arrow::array::Array::len(status) == 1).then(|| Status::parse(status.value(0))).flatten()
+    }
+
+    /// Every part file of every table of `game`, as (table, task id).
+    pub fn parts(&self, game: &str) -> anyhow::Result<Vec<(String, String)>> {
+        let mut parts = Vec::new();
+        let base = self.root.join(game);
+        if !base.is_dir() {
+            return Ok(parts);
+        }
+        for table_dir in sorted_entries(&base)? {
+            let Some(table) = file_name(&table_dir).filter(|_| table_dir.is_dir()) else { continue };
+            for file in sorted_entries(&table_dir)? {
+                let name = file.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+                if let Some(task) = name.strip_prefix("part-").and_then(|n| n.strip_suffix(".parquet")) {
+                    parts.push((table.clone(), task.to_string()));
+                }
+            }
+        }
+        Ok(parts)
+    }
+
+    /// Deletes the parts of a task other than `keep` (verification rows and
+    /// findings of an earlier computation), so a recomputed task carries no
+    /// verdict about data it no longer has.
+    pub fn remove_other_parts(&self, game: &str, task: &str, keep: &BTreeSet<&str>) -> anyhow::Result<()> {
+        for (table, id) in self.parts(game)? {
+            if id == task && !keep.contains(table.as_str()) {
+                remove_if_present(&self.part_path(game, &table, task))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Stores the text of a config run into this directory, under its SHA-256.
+    pub fn write_config(&self, sha256: &str, text: &str) -> anyhow::Result<()> {
+        let path = self.root.join(".configs").join(format!("{sha256}.toml"));
+        if std::fs::read_to_string(&path).is_ok_and(|stored| stored == text) {
+            return Ok(());
+        }
+        self.write_atomic(&path, |file| Ok(file.write_all(text.as_bytes())?))
+    }
+
+    /// Every config run into this directory, checked against its name's SHA-256.
+    pub fn configs(&self) -> anyhow::Result<Vec<StoredConfig>> {
+        let base = self.root.join(".configs");
+        if !base.is_dir() {
+            return Ok(Vec::new());
+        }
+        let mut configs = Vec::new();
+        for path in sorted_entries(&base)? {
+            let Some(name) = path.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_suffix(".toml")) else {
+                continue;
+            };
+            let text = match std::fs::read_to_string(&path) {
+                Ok(text) if sha256_hex(text.as_bytes()) == name => Ok(text),
+                Ok(_) => Err("its content does not match its SHA-256 name (damaged)".to_string()),
+                Err(e) => Err(format!("cannot be read: {e}")),
+            };
+            configs.push(StoredConfig { path, text });
+        }
+        Ok(configs)
+    }
+
+    /// `path` relative to the directory's root, for messages.
+    pub fn relative(&self, path: &Path) -> String {
+        path.strip_prefix(&self.root).unwrap_or(path).display().to_string()
     }
 
     /// Deletes scratch directories of processes on this host that no longer run.
@@ -168,14 +386,28 @@ impl Drop for OutputDir {
     }
 }
 
+/// Reports read the parts of tasks with a readable marker only: a part without
+/// one (an orphan of a deleted marker or an unfinished recomputation) is not a
+/// result.
 impl Dataset for OutputDir {
     fn table(&self, game: &str, table: &str) -> anyhow::Result<Option<RecordBatch>> {
         let dir = self.root.join(game).join(table);
         if !dir.is_dir() {
             return Ok(None);
         }
-        let parts: Vec<_> =
-            sorted_entries(&dir)?.into_iter().filter(|p| p.extension().is_some_and(|e| e == "parquet")).collect();
+        let marked = match self.marked.get() {
+            Some(marked) => marked,
+            None => {
+                let records = self.markers()?.records;
+                self.marked.get_or_init(|| records.into_iter().map(|m| (m.game, m.id)).collect())
+            }
+        };
+        let parts: Vec<_> = self
+            .parts(game)?
+            .into_iter()
+            .filter(|(t, task)| t == table && marked.contains(&(game.to_string(), task.clone())))
+            .map(|(_, task)| self.part_path(game, table, &task))
+            .collect();
         let batches = parts.iter().map(|p| parquet_io::read_batch(p)).collect::<anyhow::Result<Vec<_>>>()?;
         let Some(first) = batches.first() else { return Ok(None) };
         Ok(Some(arrow::compute::concat_batches(&first.schema(), &batches)?))
@@ -197,7 +429,25 @@ fn sorted_entries(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
     Ok(entries)
 }
 
-fn host_name() -> String {
+fn file_name(path: &Path) -> Option<String> {
+    path.file_name().and_then(|n| n.to_str()).map(str::to_string)
+}
+
+fn remove_if_present(path: &Path) -> anyhow::Result<()> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(e).with_context(|| format!("removing {}", path.display()))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Hex SHA-256 of `bytes`.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+pub(crate) fn host_name() -> String {
     let name = gethostname::gethostname().to_string_lossy().into_owned();
     name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '.' { c } else { '_' }).collect()
 }
@@ -222,13 +472,40 @@ mod tests {
     fn writes_reads_and_concatenates_parts() {
         let root = temp_dir("parts");
         let out = OutputDir::create(&root).unwrap();
-        for (task, n) in [("a", 1u32), ("b", 2)] {
+        for (task, n) in [("a", 1u32), ("b", 2), ("c", 3)] {
             let table = TableBuilder::new().u32("n", [n, n + 10]).build("demo").unwrap();
-            assert_eq!(out.write_table("g", task, &table).unwrap(), 2);
+            let part = out.write_table("g", task, &table).unwrap();
+            assert_eq!(part.rows, 2);
+            let bytes = std::fs::read(out.part_path("g", "demo", task)).unwrap();
+            assert_eq!((part.bytes.clone(), part.sha256.clone()), (Some(bytes.len() as u64), Some(sha256_hex(&bytes))));
+            let record = TaskRecord {
+                game: "g".into(),
+                id: task.into(),
+                tables: BTreeMap::from([("demo".to_string(), part)]),
+                seconds: 0.0,
+                finished_unix: 0,
+                version: "0".into(),
+                config_sha256: "abc".into(),
+            };
+            // Task c is left without a marker (an orphan part).
+            if task != "c" {
+                out.write_marker(&record).unwrap();
+                assert_eq!(out.check_parts(&record), Ok(()));
+            }
         }
         assert_eq!(out.read_table("g", "demo", "b").unwrap().u32s("n").unwrap().value(0), 2);
         let all = out.table("g", "demo").unwrap().unwrap();
-        assert_eq!(all.u32s("n").unwrap().values().to_vec(), vec![1, 11, 2, 12]);
+        assert_eq!(all.u32s("n").unwrap().values().to_vec(), vec![1, 11, 2, 12], "parts with a marker only");
+        // A part changed after its marker was written is found out.
+        let b = out.part_path("g", "demo", "b");
+        let mut bytes = std::fs::read(&b).unwrap();
+        let middle = bytes.len() / 2;
+        bytes[middle] ^= 1;
+        std::fs::write(&b, &bytes).unwrap();
+        let record = out.marker("g", "b").unwrap().unwrap();
+        assert!(out.check_parts(&record).unwrap_err().contains("content changed"));
+        std::fs::write(&b, &bytes[..middle]).unwrap();
+        assert!(out.check_parts(&record).unwrap_err().contains("bytes, the marker recorded"));
         assert!(out.table("g", "none").unwrap().is_none());
         drop(out);
         assert!(!root.join(".tmp").read_dir().unwrap().any(|_| true), "scratch removed");
@@ -242,14 +519,25 @@ mod tests {
         let record = TaskRecord {
             game: "g".into(),
             id: "t-1".into(),
-            tables: BTreeMap::from([("demo".to_string(), 3)]),
+            tables: BTreeMap::from([("demo".to_string(), PartRecord { rows: 3, bytes: None, sha256: None })]),
             seconds: 0.25,
             finished_unix: 7,
             version: "0".into(),
             config_sha256: "abc".into(),
         };
         out.write_marker(&record).unwrap();
-        assert_eq!(out.markers().unwrap(), vec![record]);
+        assert_eq!(out.markers().unwrap().records, vec![record.clone()]);
+        // A marker of an older version (rows only) still reads.
+        let legacy = r#"{"game": "g", "id": "t-1", "tables": {"demo": 3}, "seconds": 0.25, "finished_unix": 7,
+            "version": "0", "config_sha256": "abc"}"#;
+        std::fs::write(out.marker_path("g", "t-1"), legacy).unwrap();
+        assert_eq!(out.marker("g", "t-1").unwrap(), Some(record));
+        // One damaged marker is listed, not fatal.
+        std::fs::write(out.marker_path("g", "bad"), "garbage").unwrap();
+        let markers = out.markers().unwrap();
+        assert_eq!(markers.records.len(), 1);
+        assert_eq!(markers.unreadable[0].1, "bad");
+        assert!(markers.unreadable[0].2.contains("not a task marker"), "{:?}", markers.unreadable);
         std::fs::remove_dir_all(&root).unwrap();
     }
 }

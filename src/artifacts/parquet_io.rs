@@ -27,6 +27,13 @@ pub fn read_batch(path: &Path) -> anyhow::Result<RecordBatch> {
     decode(file).with_context(|| format!("reading {}", path.display()))
 }
 
+/// The row count in a Parquet file's footer (without reading its data).
+pub fn count_rows(path: &Path) -> anyhow::Result<u64> {
+    let file = std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
+    let builder = ParquetRecordBatchReaderBuilder::try_new(file).context("unreadable Parquet footer")?;
+    Ok(builder.metadata().file_metadata().num_rows().max(0) as u64)
+}
+
 /// One Parquet file's rows, from any source (a file, or bytes in memory).
 pub fn decode(source: impl ChunkReader + 'static) -> anyhow::Result<RecordBatch> {
     let reader = ParquetRecordBatchReaderBuilder::try_new(source)?.build()?;

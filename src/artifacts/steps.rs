@@ -13,7 +13,7 @@
 //! orchestrator removes a task's steps once the task's marker is written (or,
 //! if a kill came in between, when the next run skips the done task).
 
-use super::{OutputDir, is_safe_name, parquet_io, sorted_entries};
+use super::{OutputDir, is_safe_name, parquet_io};
 use crate::game::Table;
 use anyhow::Context;
 use arrow::record_batch::RecordBatch;
@@ -69,20 +69,9 @@ impl OutputDir {
         decode_step(&image).map(Some).with_context(|| format!("decoding {}", path.display()))
     }
 
-    /// The tasks that have steps, as (game, task id).
-    pub fn tasks_with_steps(&self) -> anyhow::Result<Vec<(String, String)>> {
-        let base = self.root.join(".steps");
-        if !base.is_dir() {
-            return Ok(Vec::new());
-        }
-        let name = |path: &std::path::Path| path.file_name().map(|n| n.to_string_lossy().into_owned());
-        let mut tasks = Vec::new();
-        for game in sorted_entries(&base)? {
-            for task in sorted_entries(&game)? {
-                tasks.extend(name(&game).zip(name(&task)));
-            }
-        }
-        Ok(tasks)
+    /// Deletes one step (a damaged one, before it is computed again).
+    pub fn remove_step(&self, game: &str, task: &str, step: &str) -> anyhow::Result<()> {
+        super::remove_if_present(&self.step_file(game, task, step))
     }
 
     /// Deletes every step of a task (nothing to do if it has none).
@@ -147,10 +136,6 @@ mod tests {
         assert!(out.read_step("g", "t", "s1").is_err());
 
         out.write_step("g", "other", "s1", &tables).unwrap();
-        assert_eq!(
-            out.tasks_with_steps().unwrap(),
-            [("g".to_string(), "other".to_string()), ("g".to_string(), "t".to_string())]
-        );
         out.remove_steps("g", "t").unwrap();
         out.remove_steps("g", "t").unwrap();
         assert!(!root.join(".steps/g/t").exists());

@@ -24,6 +24,25 @@ pub fn parse_pq(text: &str) -> Result<Rational, String> {
     Ok(Rational::from_integers(num, den))
 }
 
+/// Parses a cell that must be exactly as [`format_pq`] writes it: `"p/q"`
+/// with q > 0, no leading zeros or plus sign, and p/q reduced. Cheaper than
+/// formatting the parsed value again (the check is one gcd).
+pub fn parse_canonical_pq(text: &str) -> Result<Rational, String> {
+    let bad = |why: &str| format!("{text:?} is not a reduced fraction p/q ({why})");
+    let (num, den) = text.split_once('/').ok_or_else(|| bad("no denominator"))?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) && (s == "0" || !s.starts_with('0'));
+    if !digits(num.strip_prefix('-').unwrap_or(num)) || num == "-0" || !digits(den) || den == "0" {
+        return Err(bad("malformed"));
+    }
+    let num = malachite::Integer::from_str(num).map_err(|_| bad("malformed numerator"))?;
+    let den = malachite::Natural::from_str(den).map_err(|_| bad("malformed denominator"))?;
+    let value = Rational::from_integers(num, malachite::Integer::from(den.clone()));
+    if *value.denominator_ref() != den {
+        return Err(bad("not reduced"));
+    }
+    Ok(value)
+}
+
 /// The f64 nearest to `r` (ties to even): the f64 columns are exactly the
 /// correctly rounded exact values whenever an exact value exists.
 pub fn to_f64(r: &Rational) -> f64 {
@@ -33,6 +52,16 @@ pub fn to_f64(r: &Rational) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn canonical_cells_are_exactly_what_format_writes() {
+        for text in ["3/2", "-2/1", "0/1", "1/6"] {
+            assert_eq!(format_pq(&parse_canonical_pq(text).unwrap()), text);
+        }
+        for text in ["6/4", "3", "03/2", "3/02", "+3/2", "-0/1", "3/0", "3/-2", "a/2", "3/2 ", "/2", "1/"] {
+            assert!(parse_canonical_pq(text).is_err(), "{text}");
+        }
+    }
 
     #[test]
     fn formats_reduced_with_denominator() {

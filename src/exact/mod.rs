@@ -11,7 +11,7 @@ mod scalar;
 
 pub use dice_rational::DiceRational;
 pub use dixon::{DixonError, DixonSolver, ExactSolution};
-pub use fraction::{format_pq, parse_pq, to_f64};
+pub use fraction::{format_pq, parse_canonical_pq, parse_pq, to_f64};
 pub use rank::{Pivots, pivots_mod_p, rank_mod_p};
 pub use scalar::{ExactScalar, Scalar};
 

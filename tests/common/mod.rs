@@ -93,6 +93,27 @@ pub fn snapshot(dir: &Path) -> BTreeMap<PathBuf, (Vec<u8>, std::time::SystemTime
         .collect()
 }
 
+/// After a test rewrote the part at `path`, makes its task's marker record
+/// the new file (size, checksum, rows), as if the run had written it: a
+/// consistent but wrong result, which only the exact checks can catch.
+pub fn reseal(path: &Path) {
+    let table_dir = path.parent().unwrap();
+    let game_dir = table_dir.parent().unwrap();
+    let out = game_dir.parent().unwrap();
+    let name = |p: &Path| p.file_name().unwrap().to_string_lossy().into_owned();
+    let task = name(path).strip_prefix("part-").unwrap().strip_suffix(".parquet").unwrap().to_string();
+    let marker = out.join(".tasks").join(name(game_dir)).join(format!("{task}.json"));
+    let mut record: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&marker).unwrap()).unwrap();
+    let bytes = std::fs::read(path).unwrap();
+    let rows = parts(table_dir)[&name(path)].num_rows();
+    record["tables"][name(table_dir)] = serde_json::json!({
+        "rows": rows,
+        "bytes": bytes.len(),
+        "sha256": gamesweep::artifacts::sha256_hex(&bytes),
+    });
+    std::fs::write(&marker, serde_json::to_string_pretty(&record).unwrap()).unwrap();
+}
+
 /// Task ids with a completion marker for `game`.
 pub fn markers(dir: &Path, game: &str) -> Vec<String> {
     let marker_dir = dir.join(".tasks").join(game);

@@ -13,7 +13,7 @@ mod verify;
 use crate::config::Section;
 use crate::error::UserError;
 use crate::game::{Dataset, Game, ReportSection, StoredTask, Table, Task, TaskContext, Verdict};
-use crate::grid::{Bounded, IntGrid};
+use crate::grid::{Bounded, Distinct, IntGrid};
 use rows::Distribution;
 use serde::Deserialize;
 
@@ -27,7 +27,7 @@ struct CardsConfig {
     /// Row lengths N.
     n: IntGrid<1, MAX_N>,
     /// Value models: "cards" (a 52-card deck, values 2..14) and/or "uniform-LOW-HIGH".
-    distributions: Vec<Distribution>,
+    distributions: Distinct<Distribution>,
     /// Random rows per (N, distribution).
     rows: Bounded<1, 100_000_000>,
     #[serde(default)]
@@ -85,39 +85,15 @@ impl Task for CardsTask {
         tables::tables(self)
     }
 
+    fn verify(&self, stored: &StoredTask) -> anyhow::Result<Verdict> {
+        verify::verify(self, stored)
+    }
+
     fn cost_hint(&self) -> f64 {
         // About 2 ns per level state (N^2 / 4 per order and pass) and per minimax cell.
         let rows = (self.last - self.first + 1) as f64;
         let n = self.n as f64;
         rows * 2e-9 * (2.0 * n * n + if self.minimax { n * n / 2.0 } else { 0.0 } + 100.0 * n)
-    }
-}
-
-impl CardsTask {
-    /// The task a stored id stands for (the inverse of `id`).
-    pub fn from_id(id: &str) -> Option<CardsTask> {
-        let (cache, id) = match id.strip_suffix("-cache") {
-            Some(rest) => (true, rest),
-            None => (false, id),
-        };
-        let (minimax, id) = match id.strip_suffix("-nominimax") {
-            Some(rest) => (false, rest),
-            None => (true, id),
-        };
-        let rest = id.strip_prefix('n')?;
-        let (n, rest) = rest.split_once('-')?;
-        let (distribution, rest) = rest.rsplit_once("-rows")?;
-        let (rows, seed) = rest.split_once("-s")?;
-        let (first, last) = rows.split_once('-')?;
-        Some(CardsTask {
-            n: n.parse().ok()?,
-            distribution: distribution.parse().ok()?,
-            seed: seed.parse().ok()?,
-            first: first.parse().ok()?,
-            last: last.parse().ok()?,
-            minimax,
-            cache,
-        })
     }
 }
 
@@ -132,7 +108,7 @@ impl Game for Cards {
             return Err(section.invalid(&["distributions"], "needs at least one of \"cards\", \"uniform-LOW-HIGH\""));
         }
         let mut tasks = Vec::new();
-        for &distribution in &config.distributions {
+        for &distribution in config.distributions.values() {
             for &n in config.n.values() {
                 if let Some(max) = distribution.max_cards()
                     && n as usize > max
@@ -159,13 +135,6 @@ impl Game for Cards {
         Ok(tasks)
     }
 
-    fn verify(&self, task: &StoredTask) -> anyhow::Result<Verdict> {
-        match CardsTask::from_id(&task.id) {
-            Some(t) => verify::verify(&t, task),
-            None => Ok(Verdict::failed(format!("unknown cards task id {:?}", task.id))),
-        }
-    }
-
     fn report(&self, data: &dyn Dataset) -> anyhow::Result<ReportSection> {
         report::report(data)
     }
@@ -174,18 +143,6 @@ impl Game for Cards {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn task_ids_round_trip() {
-        for (distribution, minimax, cache) in [
-            (Distribution::Deck, true, false),
-            (Distribution::Uniform { low: 1, high: 10 }, false, true),
-            (Distribution::Uniform { low: 2, high: 3 }, false, false),
-        ] {
-            let task = CardsTask { n: 52, distribution, seed: 7, first: 2000, last: 3999, minimax, cache };
-            assert_eq!(CardsTask::from_id(&task.id()), Some(task));
-        }
-    }
 
     #[test]
     fn the_content_cache_scores_every_game_as_the_levels_do() {

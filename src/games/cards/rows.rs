@@ -58,6 +58,12 @@ impl Distribution {
 }
 
 /// "cards" or "uniform-LOW-HIGH".
+impl crate::grid::Described for Distribution {
+    fn described(&self) -> String {
+        format!("\"{self}\"")
+    }
+}
+
 impl fmt::Display for Distribution {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

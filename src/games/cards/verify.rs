@@ -10,6 +10,7 @@ use super::play::{Order, Strategy, play, start};
 use super::tables::{STORED_VALUES_MAX_N, games, summary};
 use crate::artifacts::columns::{Columns, first_difference};
 use crate::game::{StoredTask, Verdict};
+use crate::keys::{exact_sequence, exact_tables};
 use std::collections::HashMap;
 
 /// Rows up to this length are also solved by exhaustive search.
@@ -18,6 +19,9 @@ const BRUTE_FORCE_MAX_N: usize = 20;
 const MEMO_MINIMAX_MAX_N: usize = 400;
 
 pub fn verify(task: &CardsTask, stored: &StoredTask) -> anyhow::Result<Verdict> {
+    if let Err(why) = check_keys(task, stored) {
+        return Ok(Verdict::failed(why));
+    }
     let t = stored.table("games")?;
     let (row, order, strategy) = (t.u64s("row")?, t.strs("order")?, t.strs("strategy")?);
     let (player, opponent) = (t.u64s("player")?, t.u64s("opponent_score")?);
@@ -76,6 +80,55 @@ pub fn verify(task: &CardsTask, stored: &StoredTask) -> anyhow::Result<Verdict> 
         t.num_rows(),
         if brute > 0 { format!(" and by brute force ({brute} games)") } else { String::new() }
     )))
+}
+
+/// The games table holds every planned (row, order, strategy) once, in the
+/// task's order, with the task's constants in every row and margin = player
+/// - opponent.
+fn check_keys(task: &CardsTask, stored: &StoredTask) -> Result<(), String> {
+    exact_tables(stored, &["games", "summary"])?;
+    let e = |e: anyhow::Error| e.to_string();
+    let t = stored.table("games").map_err(e)?;
+    let (row, order, strategy) =
+        (t.u64s("row").map_err(e)?, t.strs("order").map_err(e)?, t.strs("strategy").map_err(e)?);
+    let keys = (0..t.num_rows()).map(|r| (row.value(r), order.value(r).to_string(), strategy.value(r).to_string()));
+    let mut strategies: Vec<&str> = Strategy::ALL.iter().map(|s| s.as_str()).collect();
+    if task.minimax {
+        strategies.push("minimax");
+    }
+    let planned = (task.first..=task.last)
+        .flat_map(|index| {
+            let strategies = &strategies;
+            Order::BOTH
+                .into_iter()
+                .flat_map(move |o| strategies.iter().map(move |s| (index, o.as_str().to_string(), s.to_string())))
+        })
+        .collect();
+    exact_sequence("games", keys.collect(), planned, |(r, o, s)| format!("row {r}, {o}, {s}"))?;
+    let (n, distribution, seed) =
+        (t.u32s("n").map_err(e)?, t.strs("distribution").map_err(e)?, t.u64s("seed").map_err(e)?);
+    let (opponent, player, opponent_score, margin) = (
+        t.strs("opponent").map_err(e)?,
+        t.u64s("player").map_err(e)?,
+        t.u64s("opponent_score").map_err(e)?,
+        t.i64s("margin").map_err(e)?,
+    );
+    let dist = task.distribution.to_string();
+    for r in 0..t.num_rows() {
+        let expected_opponent = if strategy.value(r) == "minimax" { "optimal" } else { "greedy" };
+        if n.value(r) as usize != task.n || distribution.value(r) != dist || seed.value(r) != task.seed {
+            return Err(format!("games: row {r} is not of N = {}, {dist}, seed {}", task.n, task.seed));
+        }
+        if opponent.value(r) != expected_opponent
+            || margin.value(r) != player.value(r) as i64 - opponent_score.value(r) as i64
+        {
+            return Err(format!("games: row {r}: opponent or margin inconsistent"));
+        }
+        if task.n > STORED_VALUES_MAX_N && !t.u32_list("values", r).map_err(e)?.is_empty() {
+            return Err(format!("games: row {r} stores values of a row longer than {STORED_VALUES_MAX_N}"));
+        }
+    }
+    Ok(())
 }
 
 /// The mover's optimal total by a memoised recursion over intervals.

@@ -19,7 +19,7 @@ use crate::config::Section;
 use crate::error::UserError;
 use crate::exact::Rational;
 use crate::game::{Dataset, Game, ReportSection, StoredTask, Table, Task, TaskContext, Verdict};
-use crate::grid::{Bounded, ExactGrid, ExactNumber, format_decimal};
+use crate::grid::{Bounded, Described, Distinct, ExactGrid, Pair, format_decimal};
 use analysis::{Setting, evaluate_setting, street_thresholds};
 use model::Model;
 use penalty::expected_penalties;
@@ -44,7 +44,7 @@ struct FritzenConfig {
     mu: Option<ExactGrid<MAX_WEIGHT>>,
     /// Goals as [lambda, mu] pairs, e.g. the thesis's eight.
     #[serde(default)]
-    goals: Vec<[ExactNumber; 2]>,
+    goals: Distinct<Pair>,
     /// Street pots R; every goal is solved for every pot.
     #[serde(default = "default_pot")]
     pot: ExactGrid<MAX_POT>,
@@ -79,12 +79,12 @@ fn default_verify() -> Bounded<1, 100_000> {
 struct SimulationConfig {
     /// One table per goal: `players` players with that goal, with and without the street option.
     #[serde(default)]
-    goals: Vec<[ExactNumber; 2]>,
+    goals: Distinct<Pair>,
     #[serde(default = "default_players")]
     players: Bounded<2, 6>,
     /// Tables of players with different goals (2..6 each, all with the street option).
     #[serde(default)]
-    mixed: Vec<Vec<[ExactNumber; 2]>>,
+    mixed: Distinct<Vec<Pair>>,
     /// Games per table; each game starts with an empty pot.
     games: Bounded<1, 10_000_000>,
     /// Turns of each player per game.
@@ -108,23 +108,23 @@ fn default_rounds() -> Bounded<1, 100> {
 #[serde(deny_unknown_fields)]
 struct ThresholdConfig {
     /// The goals to find thresholds for [default: every goal of the sweep].
-    goals: Option<Vec<[ExactNumber; 2]>>,
+    goals: Option<Distinct<Pair>>,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RolloutConfig {
-    goals: Vec<[ExactNumber; 2]>,
+    goals: Distinct<Pair>,
     #[serde(default = "default_policies")]
-    policies: Vec<RolloutPolicy>,
+    policies: Distinct<RolloutPolicy>,
     /// Rollouts per action and state.
     rollouts: Bounded<1, 100_000>,
     #[serde(default)]
     seed: u64,
 }
 
-fn default_policies() -> Vec<RolloutPolicy> {
-    vec![RolloutPolicy::Random, RolloutPolicy::Highest]
+fn default_policies() -> Distinct<RolloutPolicy> {
+    Distinct::from(vec![RolloutPolicy::Random, RolloutPolicy::Highest])
 }
 
 pub struct Fritzen;
@@ -265,6 +265,10 @@ impl Task for FritzenTask {
         }
     }
 
+    fn verify(&self, stored: &StoredTask) -> anyhow::Result<Verdict> {
+        verify::verify(model(), self, stored)
+    }
+
     fn cost_hint(&self) -> f64 {
         // Rough seconds on one core.
         match self {
@@ -295,19 +299,19 @@ fn spread(n: usize, k: usize) -> Vec<bool> {
 }
 
 /// Reads a [lambda, mu] pair, checking the range.
-fn goal_pair(section: &Section, keys: &[&str], pair: &[ExactNumber; 2]) -> Result<GoalPair, UserError> {
-    for (name, value) in ["lambda", "mu"].iter().zip(pair) {
-        if value.0 < 0u32 || value.0 > MAX_WEIGHT {
+fn goal_pair(section: &Section, keys: &[&str], pair: &Pair) -> Result<GoalPair, UserError> {
+    for (name, value) in [("lambda", &pair.0), ("mu", &pair.1)] {
+        if *value < 0u32 || *value > MAX_WEIGHT {
             return Err(section.invalid(
                 keys,
                 &format!(
                     "{name} = {} is out of range, expected a number from 0 to {MAX_WEIGHT}",
-                    format_decimal(&value.0)
+                    format_decimal(value)
                 ),
             ));
         }
     }
-    Ok((pair[0].0.clone(), pair[1].0.clone()))
+    Ok((pair.0.clone(), pair.1.clone()))
 }
 
 impl Game for Fritzen {
@@ -334,11 +338,15 @@ impl Game for Fritzen {
                 return Err(section.invalid(&["mu"], "mu needs lambda as well (their grid is every pair)"));
             }
         }
-        for pair in &config.goals {
+        for pair in config.goals.values() {
             let goal = goal_pair(section, &["goals"], pair)?;
-            if !goals.contains(&goal) {
-                goals.push(goal);
+            if goals.contains(&goal) {
+                return Err(section.invalid(
+                    &["goals"],
+                    &format!("goal {} is also in the lambda x mu grid; give each goal once", pair.described()),
+                ));
             }
+            goals.push(goal);
         }
         let mut tasks: Vec<FritzenTask> = vec![FritzenTask::Reference];
         let settings: Vec<Setting> = goals
@@ -361,6 +369,7 @@ impl Game for Fritzen {
         if let Some(thresholds) = &config.thresholds {
             let chosen = match &thresholds.goals {
                 Some(pairs) => pairs
+                    .values()
                     .iter()
                     .map(|pair| goal_pair(section, &["thresholds", "goals"], pair))
                     .collect::<Result<Vec<_>, _>>()?,
@@ -374,7 +383,7 @@ impl Game for Fritzen {
             }
             let (games, rounds, seed, fixed_pot) =
                 (sim.games.get(), sim.rounds.get(), sim.seed, sim.fixed_pot.map(Bounded::get));
-            for pair in &sim.goals {
+            for pair in sim.goals.values() {
                 let goal = goal_pair(section, &["simulation", "goals"], pair)?;
                 for street in [false, true] {
                     tasks.push(FritzenTask::Simulation {
@@ -392,7 +401,7 @@ impl Game for Fritzen {
                     });
                 }
             }
-            for table in &sim.mixed {
+            for table in sim.mixed.values() {
                 if !(2..=6).contains(&table.len()) {
                     return Err(section.invalid(
                         &["simulation", "mixed"],
@@ -411,11 +420,11 @@ impl Game for Fritzen {
             if r.policies.is_empty() {
                 return Err(section.invalid(&["rollout", "policies"], "needs at least one of random, highest"));
             }
-            for pair in &r.goals {
+            for pair in r.goals.values() {
                 let goal = goal_pair(section, &["rollout", "goals"], pair)?;
                 tasks.push(FritzenTask::Rollout {
                     goal,
-                    policies: r.policies.clone(),
+                    policies: r.policies.values().to_vec(),
                     rollouts: r.rollouts.get(),
                     seed: r.seed,
                 });
@@ -424,13 +433,7 @@ impl Game for Fritzen {
         if tasks.len() == 1 {
             return Err(section.invalid(&[], "nothing to solve: give lambda and mu, goals, simulation or rollout"));
         }
-        let mut seen = std::collections::HashSet::new();
-        tasks.retain(|t| seen.insert(t.id()));
         Ok(tasks.into_iter().map(|t| Box::new(t) as Box<dyn Task>).collect())
-    }
-
-    fn verify(&self, task: &StoredTask) -> anyhow::Result<Verdict> {
-        verify::verify(model(), task)
     }
 
     fn report(&self, data: &dyn Dataset) -> anyhow::Result<ReportSection> {

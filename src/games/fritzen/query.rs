@@ -4,6 +4,7 @@ use super::dice::{DICE, Dice};
 use super::dp::{Action, solve};
 use super::model::Model;
 use super::penalty::{Goal, expected_penalties};
+use super::{MAX_POT, MAX_WEIGHT};
 use crate::error::UserError;
 use crate::grid::{format_decimal, parse_exact};
 
@@ -11,14 +12,14 @@ use crate::grid::{format_decimal, parse_exact};
 pub enum FritzenQuery {
     /// The best dice to set aside (with its expected cost and the runner-up).
     Advise {
-        /// Aggressiveness: weight of the penalties dealt (>= 0; decimal or fraction).
-        #[arg(long, default_value = "0")]
+        /// Aggressiveness: weight of the penalties dealt (0 to 1000; decimal, 1e2 or fraction).
+        #[arg(long, default_value = "0", allow_negative_numbers = true)]
         lambda: String,
-        /// Spread: extra weight of the penalty of 10 for every opponent at T <= 10 (>= 0).
-        #[arg(long, default_value = "0")]
+        /// Spread: extra weight of the penalty of 10 for every opponent at T <= 10 (0 to 1000).
+        #[arg(long, default_value = "0", allow_negative_numbers = true)]
         mu: String,
-        /// The street pot R every opponent receives for a completed street (>= 0).
-        #[arg(long, default_value = "12")]
+        /// The street pot R every opponent receives for a completed street (0 to 10000).
+        #[arg(long, default_value = "12", allow_negative_numbers = true)]
         pot: String,
         /// Dice already set aside, e.g. 2,4 (empty for none).
         #[arg(long, default_value = "")]
@@ -35,14 +36,19 @@ pub enum FritzenQuery {
 /// Answers a query on standard output.
 pub fn run(query: &FritzenQuery) -> Result<(), UserError> {
     let FritzenQuery::Advise { lambda, mu, pot, aside, throw, street } = query;
-    let number = |name: &str, text: &str| {
+    // The same numbers and ranges a config accepts.
+    let number = |name: &str, text: &str, max: u32| {
         let value = parse_exact(text).map_err(|why| UserError::new(format!("--{name}: {why}")))?;
-        if value < 0u32 {
-            return Err(UserError::new(format!("--{name}: {text} is negative, allowed: a number >= 0")));
+        if value < 0u32 || value > max {
+            return Err(UserError::new(format!(
+                "--{name}: {} is out of range, allowed: a number from 0 to {max}",
+                format_decimal(&value)
+            )));
         }
         Ok(value)
     };
-    let (lambda, mu, pot) = (number("lambda", lambda)?, number("mu", mu)?, number("pot", pot)?);
+    let (lambda, mu, pot) =
+        (number("lambda", lambda, MAX_WEIGHT)?, number("mu", mu, MAX_WEIGHT)?, number("pot", pot, MAX_POT)?);
     let aside_dice = parse_dice("aside", aside)?;
     let throw_dice = parse_dice("throw", throw)?;
     if throw_dice.is_empty() {

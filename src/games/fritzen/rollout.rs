@@ -25,6 +25,12 @@ pub enum RolloutPolicy {
     Highest,
 }
 
+impl crate::grid::Described for RolloutPolicy {
+    fn described(&self) -> String {
+        format!("{:?}", self.as_str())
+    }
+}
+
 impl RolloutPolicy {
     pub fn as_str(self) -> &'static str {
         match self {

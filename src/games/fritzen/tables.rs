@@ -69,33 +69,27 @@ pub fn policy(model: &Model, outcomes: &[(Setting, Outcome)]) -> anyhow::Result<
         action: Option<Dice>,
         value: f64,
     }
+    let states = policy_states(model);
     let mut per_setting = Vec::new();
-    let mut rows: Vec<Row> = Vec::new();
+    let mut rows: Vec<Row> = Vec::with_capacity(states.len() * outcomes.len());
     for (setting, outcome) in outcomes {
-        let before = rows.len();
         let solution = &outcome.solution;
-        for street in [false, true] {
-            for t in 0..=DICE {
-                for aside in model.of_size(t).filter(|a| !street || a.is_set()) {
-                    for (throw, _) in &model.throws[DICE - t] {
-                        let row = if t == DICE {
-                            let p = model.position(aside);
-                            let value = if street { solution.street[p] } else { solution.normal[p] };
-                            Row { street, aside: *aside, throw: *throw, action: None, value }
-                        } else {
-                            let action = street
-                                .then(|| solution.street_choice(model, aside, throw))
-                                .flatten()
-                                .unwrap_or_else(|| solution.normal_choice(model, aside, throw));
-                            let value = solution.state_value(model, aside, throw, street);
-                            Row { street, aside: *aside, throw: *throw, action: Some(action), value }
-                        };
-                        rows.push(row);
-                    }
-                }
-            }
+        for &(street, aside, throw) in &states {
+            let row = if aside.len() == DICE {
+                let p = model.position(&aside);
+                let value = if street { solution.street[p] } else { solution.normal[p] };
+                Row { street, aside, throw, action: None, value }
+            } else {
+                let action = street
+                    .then(|| solution.street_choice(model, &aside, &throw))
+                    .flatten()
+                    .unwrap_or_else(|| solution.normal_choice(model, &aside, &throw));
+                let value = solution.state_value(model, &aside, &throw, street);
+                Row { street, aside, throw, action: Some(action), value }
+            };
+            rows.push(row);
         }
-        per_setting.push((setting, rows.len() - before));
+        per_setting.push((setting, states.len()));
     }
     with_settings(TableBuilder::new(), &per_setting)
         .str("mode", rows.iter().map(|r| if r.street { "street" } else { "normal" }))
@@ -104,6 +98,20 @@ pub fn policy(model: &Model, outcomes: &[(Setting, Outcome)]) -> anyhow::Result<
         .str("action", rows.iter().map(|r| r.action.map_or_else(String::new, |a| a.to_string())))
         .f64("value", rows.iter().map(|r| r.value))
         .build("policy")
+}
+
+/// The states of the policy table in its row order, the same for every
+/// setting: (street, dice aside, throw), normal turn first, by dice aside.
+pub fn policy_states(model: &Model) -> Vec<(bool, Dice, Dice)> {
+    let mut states = Vec::new();
+    for street in [false, true] {
+        for t in 0..=DICE {
+            for aside in model.of_size(t).filter(|a| !street || a.is_set()) {
+                states.extend(model.throws[DICE - t].iter().map(|(throw, _)| (street, *aside, *throw)));
+            }
+        }
+    }
+    states
 }
 
 /// `street_threshold`: per goal and first throw, the pot above which the street is optimal.

@@ -1,5 +1,6 @@
 //! Exact checks of stored Fritzen results, each by another route than the run.
 
+use super::FritzenTask;
 use super::analysis::Setting;
 use super::dice::{DICE, Dice};
 use super::dp::{Solution, resolve_street, solve};
@@ -10,6 +11,7 @@ use super::tables;
 use crate::artifacts::columns::{Columns, TableBuilder};
 use crate::exact::{DiceRational, Integer, Rational, Scalar, format_pq, parse_pq, to_f64};
 use crate::game::{StoredTask, Table, Verdict};
+use crate::keys::{exact_sequence, exact_tables};
 use arrow::record_batch::RecordBatch;
 use malachite::base::num::arithmetic::traits::Lcm;
 use std::collections::{BTreeMap, HashSet};
@@ -19,20 +21,167 @@ const RELATIVE: f64 = 1e-9;
 /// Margins below this (in expected penalty points) count as near-ties.
 const NEAR_TIE: f64 = 1e-9;
 
-pub fn verify(model: &Model, task: &StoredTask) -> anyhow::Result<Verdict> {
-    let id = task.id.as_str();
-    if id == "reference" {
-        reference(model, task)
-    } else if id.starts_with("settings-") {
-        settings(model, task)
-    } else if id.starts_with("thresholds-") {
-        thresholds(model, task)
-    } else if id.starts_with("sim-") {
-        simulation(model, task)
-    } else if id.starts_with("rollout-") {
-        rollout(model, task)
-    } else {
-        Ok(Verdict::failed(format!("unknown fritzen task id {id:?}")))
+pub(super) fn verify(model: &Model, planned: &FritzenTask, task: &StoredTask) -> anyhow::Result<Verdict> {
+    if let Err(why) = check_keys(model, planned, task) {
+        return Ok(Verdict::failed(why));
+    }
+    match planned {
+        FritzenTask::Reference => reference(model, task),
+        FritzenTask::Settings { .. } => settings(model, task),
+        FritzenTask::Thresholds { .. } => thresholds(model, task),
+        FritzenTask::Simulation { .. } => simulation(model, task),
+        FritzenTask::Rollout { .. } => rollout(model, task),
+    }
+}
+
+/// The keys of every table against the planned task: which tables, and in
+/// each the settings, throws, states, seats or policies it plans, in order.
+/// The checks below then read the parameters from rows known to be planned.
+fn check_keys(model: &Model, planned: &FritzenTask, task: &StoredTask) -> Result<(), String> {
+    let e = |e: anyhow::Error| e.to_string();
+    let strs = |table: &RecordBatch, name: &str| -> Result<Vec<String>, String> {
+        let column = table.strs(name).map_err(e)?;
+        Ok((0..table.num_rows()).map(|r| column.value(r).to_string()).collect())
+    };
+    let settings_of = |table: &RecordBatch| -> Result<Vec<String>, String> {
+        let (l, m, p) = (strs(table, "lambda")?, strs(table, "mu")?, strs(table, "pot")?);
+        Ok((0..table.num_rows()).map(|r| format!("lambda = {}, mu = {}, pot = {}", l[r], m[r], p[r])).collect())
+    };
+    let setting_key = |s: &Setting| {
+        format!("lambda = {}, mu = {}, pot = {}", format_pq(&s.lambda), format_pq(&s.mu), format_pq(&s.pot))
+    };
+    let goal_setting = |(lambda, mu): &(Rational, Rational)| Setting {
+        lambda: lambda.clone(),
+        mu: mu.clone(),
+        pot: Rational::from(0u32),
+    };
+    let throws: Vec<String> = model.throws[DICE].iter().map(|(d, _)| d.to_string()).collect();
+    let table = |name: &str| task.table(name).map_err(e);
+    let with_throws = |a: &[String], b: &[String]| -> Vec<String> {
+        a.iter().zip(b).map(|(setting, throw)| format!("{setting}, throw {throw}")).collect()
+    };
+    let shown = |k: &String| k.clone();
+    match planned {
+        FritzenTask::Reference => {
+            exact_tables(task, &["penalties", "state_space", "goal_probabilities"])?;
+            let x = table("penalties")?.u8s("x").map_err(e)?.values().iter().map(|x| format!("U_{x}")).collect();
+            exact_sequence("penalties", x, (0..=MAX_X).map(|x| format!("U_{x}")).collect(), shown)?;
+            let expected = tables::reference(model).map_err(e)?;
+            exact_sequence(
+                "state_space",
+                strs(table("state_space")?, "name")?,
+                strs(&expected[1].batch, "name")?,
+                shown,
+            )?;
+            let goals = tables::INDICATOR_GOALS.iter().map(|g| g.0.to_string()).collect();
+            exact_sequence("goal_probabilities", strs(table("goal_probabilities")?, "goal")?, goals, shown)
+        }
+        FritzenTask::Settings { settings, policy, verify } => {
+            exact_tables(
+                task,
+                if *policy { &["summary", "first_throw", "policy"] } else { &["summary", "first_throw"] },
+            )?;
+            let planned_settings: Vec<String> = settings.iter().map(setting_key).collect();
+            let summary = table("summary")?;
+            exact_sequence("summary", settings_of(summary)?, planned_settings.clone(), shown)?;
+            let marks = summary.bools("verify_exact").map_err(e)?;
+            if (0..settings.len()).map(|r| marks.value(r)).ne(super::spread(settings.len(), *verify)) {
+                return Err(format!("summary: verify_exact does not mark the {verify} evenly spread settings planned"));
+            }
+            let first = table("first_throw")?;
+            let per_throw = |keys: &[String]| -> Vec<String> {
+                keys.iter().flat_map(|s| throws.iter().map(move |t| format!("{s}, throw {t}"))).collect()
+            };
+            exact_sequence(
+                "first_throw",
+                with_throws(&settings_of(first)?, &strs(first, "throw")?),
+                per_throw(&planned_settings),
+                shown,
+            )?;
+            if *policy {
+                let states: Vec<String> = tables::policy_states(model)
+                    .iter()
+                    .map(|(street, aside, throw)| {
+                        format!("{}, aside {aside}, throw {throw}", if *street { "street" } else { "normal" })
+                    })
+                    .collect();
+                let planned: Vec<String> =
+                    planned_settings.iter().flat_map(|s| states.iter().map(move |k| format!("{s}, {k}"))).collect();
+                let p = table("policy")?;
+                let (mode, aside, throw) = (strs(p, "mode")?, strs(p, "aside")?, strs(p, "throw")?);
+                let stored: Vec<String> = settings_of(p)?
+                    .iter()
+                    .enumerate()
+                    .map(|(r, s)| format!("{s}, {}, aside {}, throw {}", mode[r], aside[r], throw[r]))
+                    .collect();
+                exact_sequence("policy", stored, planned, shown)?;
+            }
+            Ok(())
+        }
+        FritzenTask::Thresholds { goal } => {
+            exact_tables(task, &["street_threshold"])?;
+            let t = table("street_threshold")?;
+            let (l, m) = (strs(t, "lambda")?, strs(t, "mu")?);
+            let stored: Vec<String> = strs(t, "throw")?
+                .iter()
+                .enumerate()
+                .map(|(r, th)| format!("lambda = {}, mu = {}, throw {th}", l[r], m[r]))
+                .collect();
+            let planned = throws
+                .iter()
+                .map(|th| format!("lambda = {}, mu = {}, throw {th}", format_pq(&goal.0), format_pq(&goal.1)))
+                .collect();
+            exact_sequence("street_threshold", stored, planned, shown)
+        }
+        FritzenTask::Simulation { label, seats, games, rounds, seed, fixed_pot } => {
+            exact_tables(task, &["sim"])?;
+            let t = table("sim")?;
+            let (tables_col, seat_col, street_col) =
+                (strs(t, "table")?, t.u32s("seat").map_err(e)?, t.bools("street_option").map_err(e)?);
+            let (players, g, r, sd, fp) = (
+                t.u32s("players").map_err(e)?,
+                t.u32s("games").map_err(e)?,
+                t.u32s("rounds").map_err(e)?,
+                t.u64s("seed").map_err(e)?,
+                t.i64s("fixed_pot").map_err(e)?,
+            );
+            let settings = settings_of(t)?;
+            let row_key = |table: &str, seat: u32, setting: &str, street: bool, run: (u32, u32, u32, u64, i64)| {
+                format!(
+                    "table {table}, seat {seat}: {setting}, street {street}, (players, games, rounds, seed, fixed pot) {run:?}"
+                )
+            };
+            let stored = (0..t.num_rows())
+                .map(|k| {
+                    let run = (players.value(k), g.value(k), r.value(k), sd.value(k), fp.value(k));
+                    row_key(&tables_col[k], seat_col.value(k), &settings[k], street_col.value(k), run)
+                })
+                .collect();
+            let run = (seats.len() as u32, *games, *rounds, *seed, fixed_pot.map_or(-1, i64::from));
+            let planned = seats
+                .iter()
+                .enumerate()
+                .map(|(k, (goal, street))| row_key(label, k as u32, &setting_key(&goal_setting(goal)), *street, run))
+                .collect();
+            exact_sequence("sim", stored, planned, shown)
+        }
+        FritzenTask::Rollout { goal, policies, rollouts, seed } => {
+            exact_tables(task, &["rollout"])?;
+            let t = table("rollout")?;
+            let (per_action, sd) = (t.u32s("rollouts_per_action").map_err(e)?, t.u64s("seed").map_err(e)?);
+            let settings = settings_of(t)?;
+            let stored = strs(t, "policy")?
+                .iter()
+                .enumerate()
+                .map(|(k, p)| format!("{}, {p}, {} rollouts, seed {}", settings[k], per_action.value(k), sd.value(k)))
+                .collect();
+            let setting = setting_key(&goal_setting(goal));
+            let planned = policies
+                .iter()
+                .map(|p| format!("{setting}, {}, {rollouts} rollouts, seed {seed}", p.as_str()))
+                .collect();
+            exact_sequence("rollout", stored, planned, shown)
+        }
     }
 }
 

@@ -20,7 +20,7 @@ mod verify;
 use crate::config::Section;
 use crate::error::UserError;
 use crate::game::{Dataset, Game, ReportSection, StoredTask, Table, Task, TaskContext, Verdict};
-use crate::grid::{Bounded, IntGrid};
+use crate::grid::{Bounded, Distinct, IntGrid};
 use anyhow::Context;
 use serde::Deserialize;
 use solver::{FloatSolution, Method, SolveOptions};
@@ -39,7 +39,7 @@ struct HigherLowerConfig {
     max_n: Bounded<1, HARD_MAX_N>,
     /// Solver methods, one task series each.
     #[serde(default = "default_methods")]
-    methods: Vec<Method>,
+    methods: Distinct<Method>,
     /// Relative gap between the float bounds at which column generation stops.
     #[serde(default = "default_tolerance")]
     tolerance: Tolerance,
@@ -51,8 +51,8 @@ struct HigherLowerConfig {
 fn default_max_n() -> Bounded<1, HARD_MAX_N> {
     serde_json::from_value(serde_json::json!(1024)).expect("1024 is in range")
 }
-fn default_methods() -> Vec<Method> {
-    vec![Method::Auto]
+fn default_methods() -> Distinct<Method> {
+    Distinct::from(vec![Method::Auto])
 }
 fn default_tolerance() -> Tolerance {
     Tolerance(1e-10)
@@ -142,6 +142,10 @@ impl Task for HigherLowerTask {
         tables::concat(&per_n)
     }
 
+    fn verify(&self, stored: &StoredTask) -> anyhow::Result<Verdict> {
+        verify::verify(self.method, &self.ns, stored)
+    }
+
     fn cost_hint(&self) -> f64 {
         self.ns.iter().map(|&n| expected_solve_cost(n) * self.method.relative_cost()).sum()
     }
@@ -179,9 +183,8 @@ impl Game for HigherLower {
         let mut ns: Vec<usize> = config.n.values().iter().map(|&n| n as usize).collect();
         ns.sort_unstable();
         let chunks = chunk_runs(&ns, config.chunk.get() as usize);
-        let mut methods = config.methods.clone();
+        let mut methods = config.methods.values().to_vec();
         methods.sort();
-        methods.dedup();
         Ok(methods
             .into_iter()
             .flat_map(|method| {
@@ -190,10 +193,6 @@ impl Game for HigherLower {
                 })
             })
             .collect())
-    }
-
-    fn verify(&self, task: &StoredTask) -> anyhow::Result<Verdict> {
-        verify::verify(task)
     }
 
     fn report(&self, data: &dyn Dataset) -> anyhow::Result<ReportSection> {

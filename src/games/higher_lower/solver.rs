@@ -28,6 +28,12 @@ pub enum Method {
     Auto,
 }
 
+impl crate::grid::Described for Method {
+    fn described(&self) -> String {
+        format!("{:?}", self.as_str())
+    }
+}
+
 impl Method {
     pub fn as_str(self) -> &'static str {
         match self {

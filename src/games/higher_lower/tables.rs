@@ -87,7 +87,9 @@ pub fn tables(solved: &[(FloatSolution, ExactOutcome)]) -> anyhow::Result<Vec<Ta
     let checks: Vec<(u32, &str, &'static str, super::conjectures::Check)> = solved
         .iter()
         .flat_map(|(f, e)| {
-            conjectures::check(&e.alpha).into_iter().map(move |c| (f.n as u32, method(f), scope(e, c.name), c))
+            conjectures::check(&e.alpha)
+                .into_iter()
+                .map(move |c| (f.n as u32, method(f), scope(e.alice_unique, &e.constant_on_face, c.name), c))
         })
         .collect();
     let conjectures = TableBuilder::new()
@@ -109,11 +111,13 @@ pub const SCOPE_FACE: &str = "all optimal (f constant on the optimal face)";
 /// `scope`: the verdict is the computed alpha's only.
 pub const SCOPE_COMPUTED: &str = "computed alpha";
 
-/// For which of Alice's optimal strategies the verdict on conjecture `name` is proven.
-fn scope(exact: &ExactOutcome, name: &str) -> &'static str {
-    if exact.alice_unique {
+/// For which of Alice's optimal strategies the verdict on conjecture `name` is
+/// proven, given whether alpha is proven unique and the conjectures proven
+/// constant on the optimal face.
+pub fn scope(alice_unique: bool, constant_on_face: &[&str], name: &str) -> &'static str {
+    if alice_unique {
         SCOPE_UNIQUE
-    } else if exact.constant_on_face.contains(&name) {
+    } else if constant_on_face.contains(&name) {
         SCOPE_FACE
     } else {
         SCOPE_COMPUTED

@@ -1,33 +1,48 @@
 //! Re-certifies stored higher-lower results from the Parquet rows alone:
-//! Alice's alpha, Bob's trees and weights, and the value, checked by the
-//! exact certificate (exact best response to alpha; exact worst key against
-//! Bob's mixture), and the conjecture checks recomputed from alpha. No solver
-//! state is reused.
+//! first the keys of every table against the task's plan, then Alice's alpha,
+//! Bob's trees and weights, and the value, checked by the exact certificate
+//! (exact best response to alpha; exact worst key against Bob's mixture), and
+//! every derived column (supports, uniqueness of alpha, the conjecture rows
+//! with their scope) recomputed from the strategies. No solver state is reused.
 
-use super::certificate::certify;
+use super::certificate::{alice_unique, certify};
 use super::conjectures;
+use super::solver::Method;
+use super::tables;
 use super::tree::Tree;
 use crate::artifacts::columns::Columns;
 use crate::exact::{Rational, parse_pq};
 use crate::game::{StoredTask, Verdict};
+use crate::keys::exact_keys;
 use anyhow::anyhow;
 use arrow::array::{Array, ListArray, UInt8Array};
+use arrow::record_batch::RecordBatch;
 use std::collections::BTreeMap;
 
-pub fn verify(task: &StoredTask) -> anyhow::Result<Verdict> {
+/// Certifies the stored N of one task (`method`, `ns`) from the rows alone,
+/// after checking that every table holds exactly the planned keys: each N of
+/// `ns` once in `values`, keys 1..=N in `alice`, trees 0..k-1 in `bob`, rounds
+/// 1..=rounds in `trace`, and every conjecture once.
+pub fn verify(method: Method, ns: &[usize], task: &StoredTask) -> anyhow::Result<Verdict> {
     let values = task.table("values")?;
+    let alice = task.table("alice")?;
+    let bob = task.table("bob")?;
+    let trace = task.table("trace")?;
+    let conjectures = task.table("conjectures")?;
+    if let Err(why) = check_keys(method, ns, values, alice, bob, trace, conjectures) {
+        return Ok(Verdict::failed(why));
+    }
     let (n_col, value_col, pivots_col) = (values.u32s("n")?, values.strs("value")?, values.u32s("exact_pivots")?);
     let (support_col, guesses_col) = (values.u32s("bob_support")?, values.u8s("bob_max_guesses")?);
+    let (alice_support_col, unique_col) = (values.u32s("alice_support")?, values.bools("alice_unique")?);
     let (reason_col, status_col) = (values.strs("repair_reason")?, values.strs("exact_status")?);
 
-    let alice = task.table("alice")?;
     let mut alphas: BTreeMap<u32, Vec<(u32, Rational)>> = BTreeMap::new();
     let (an, ai, ap) = (alice.u32s("n")?, alice.u32s("i")?, alice.strs("prob")?);
     for r in 0..alice.num_rows() {
         alphas.entry(an.value(r)).or_default().push((ai.value(r), parse(ap.value(r))?));
     }
-    let bob = task.table("bob")?;
-    let (bn, bw) = (bob.u32s("n")?, bob.strs("weight")?);
+    let (bn, bw, bh) = (bob.u32s("n")?, bob.strs("weight")?, bob.u8s("height")?);
     let depths = bob.column_as::<ListArray>("depths")?;
     let mut mixtures: BTreeMap<u32, Vec<(Tree, Rational)>> = BTreeMap::new();
     for r in 0..bob.num_rows() {
@@ -35,14 +50,30 @@ pub fn verify(task: &StoredTask) -> anyhow::Result<Verdict> {
         let d = list.as_any().downcast_ref::<UInt8Array>().ok_or_else(|| anyhow!("depths are not u8 lists"))?;
         let tree =
             Tree::from_depths(d.values().to_vec()).map_err(|e| anyhow!("stored tree of N = {}: {e}", bn.value(r)))?;
+        if tree.len() != bn.value(r) as usize || tree.height() != bh.value(r) {
+            return Ok(Verdict::failed(format!(
+                "bob: N = {}: a tree of {} keys and height {} is stored with height {}",
+                bn.value(r),
+                tree.len(),
+                tree.height(),
+                bh.value(r)
+            )));
+        }
         mixtures.entry(bn.value(r)).or_default().push((tree, parse(bw.value(r))?));
     }
 
-    let conjectures = task.table("conjectures")?;
-    let (cn, cname, cholds) = (conjectures.u32s("n")?, conjectures.strs("name")?, conjectures.bools("holds")?);
-    let mut stored_checks: BTreeMap<u32, Vec<(String, bool)>> = BTreeMap::new();
+    let (cn, cname) = (conjectures.u32s("n")?, conjectures.strs("name")?);
+    let (capplies, cholds) = (conjectures.bools("applies")?, conjectures.bools("holds")?);
+    let (cscope, cdetail) = (conjectures.strs("scope")?, conjectures.strs("detail")?);
+    let mut stored_checks: BTreeMap<u32, Vec<StoredCheck>> = BTreeMap::new();
     for r in 0..conjectures.num_rows() {
-        stored_checks.entry(cn.value(r)).or_default().push((cname.value(r).to_string(), cholds.value(r)));
+        stored_checks.entry(cn.value(r)).or_default().push(StoredCheck {
+            name: cname.value(r).to_string(),
+            applies: capplies.value(r),
+            holds: cholds.value(r),
+            scope: cscope.value(r).to_string(),
+            detail: cdetail.value(r).to_string(),
+        });
     }
 
     let (mut certified, mut repaired, mut failed) = (Vec::new(), Vec::new(), Vec::new());
@@ -51,30 +82,50 @@ pub fn verify(task: &StoredTask) -> anyhow::Result<Verdict> {
         let value = parse(value_col.value(row))?;
         let mut alpha = alphas.remove(&n).unwrap_or_default();
         alpha.sort_by_key(|(i, _)| *i);
-        if alpha.len() != n as usize || alpha.iter().enumerate().any(|(k, (i, _))| *i as usize != k + 1) {
-            failed.push(format!("N = {n}: Alice's strategy has {} of {n} keys", alpha.len()));
-            continue;
-        }
         let alpha: Vec<Rational> = alpha.into_iter().map(|(_, p)| p).collect();
-        let recomputed: Vec<(String, bool)> =
-            conjectures::check(&alpha).into_iter().map(|c| (c.name.to_string(), c.holds)).collect();
-        let checks_agree = stored_checks.remove(&n).unwrap_or_default() == recomputed;
         let mixture = mixtures.remove(&n).unwrap_or_default();
-        match certify(&value, &alpha, &mixture) {
-            Err(why) => failed.push(format!("N = {n}: {why}")),
-            Ok(cert)
-                if cert.bob_support as u32 != support_col.value(row)
-                    || cert.bob_max_guesses != guesses_col.value(row) =>
-            {
-                failed.push(format!("N = {n}: stored support or max guesses disagree with the strategies"))
+        let cert = match certify(&value, &alpha, &mixture) {
+            Err(why) => {
+                failed.push(format!("N = {n}: {why}"));
+                continue;
             }
-            Ok(_) if !checks_agree => {
-                failed.push(format!("N = {n}: stored conjecture checks disagree with Alice's stored strategy"))
-            }
-            Ok(_) if status_col.value(row) == "repaired" => {
-                repaired.push(format!("N = {n} ({} exact pivots: {})", pivots_col.value(row), reason_col.value(row)))
-            }
-            Ok(_) => certified.push(n),
+            Ok(cert) => cert,
+        };
+        let unique = alice_unique(&value, &mixture);
+        let on_face = conjectures::constant_on_face(&value, &mixture, unique);
+        let recomputed: Vec<StoredCheck> = conjectures::check(&alpha)
+            .into_iter()
+            .map(|c| StoredCheck {
+                name: c.name.to_string(),
+                applies: c.applies,
+                holds: c.holds,
+                scope: tables::scope(unique, &on_face, c.name).to_string(),
+                detail: c.detail,
+            })
+            .collect();
+        let stored_status = status_col.value(row);
+        let repair_reason = reason_col.value(row);
+        if cert.bob_support as u32 != support_col.value(row) || cert.bob_max_guesses != guesses_col.value(row) {
+            failed.push(format!("N = {n}: stored support or max guesses disagree with the strategies"));
+        } else if cert.alice_support as u32 != alice_support_col.value(row) {
+            failed.push(format!("N = {n}: stored alice_support disagrees with Alice's strategy"));
+        } else if unique != unique_col.value(row) {
+            failed.push(format!(
+                "N = {n}: stored alice_unique is {}, the rank test gives {unique}",
+                unique_col.value(row)
+            ));
+        } else if stored_checks.remove(&n).unwrap_or_default() != recomputed {
+            failed.push(format!("N = {n}: stored conjecture rows disagree with the recomputation from the strategies"));
+        } else if (stored_status == "repaired") == repair_reason.is_empty()
+            || !["certified", "repaired"].contains(&stored_status)
+        {
+            failed.push(format!(
+                "N = {n}: exact_status {stored_status:?} does not match repair_reason {repair_reason:?}"
+            ));
+        } else if stored_status == "repaired" {
+            repaired.push(format!("N = {n} ({} exact pivots: {repair_reason})", pivots_col.value(row)));
+        } else {
+            certified.push(n);
         }
     }
     let summary = format!(
@@ -92,6 +143,84 @@ pub fn verify(task: &StoredTask) -> anyhow::Result<Verdict> {
     } else {
         Verdict::certified(summary)
     })
+}
+
+/// One stored row of the conjectures table, as recomputed.
+#[derive(Debug, PartialEq, Default)]
+struct StoredCheck {
+    name: String,
+    applies: bool,
+    holds: bool,
+    scope: String,
+    detail: String,
+}
+
+/// The keys of every table against the plan `ns` (and `method` in every row).
+fn check_keys(
+    method: Method,
+    ns: &[usize],
+    values: &RecordBatch,
+    alice: &RecordBatch,
+    bob: &RecordBatch,
+    trace: &RecordBatch,
+    conjectures: &RecordBatch,
+) -> Result<(), String> {
+    let error = |e: anyhow::Error| e.to_string();
+    for (name, table) in
+        [("values", values), ("alice", alice), ("bob", bob), ("trace", trace), ("conjectures", conjectures)]
+    {
+        let methods = table.strs("method").map_err(error)?;
+        if let Some(r) = (0..table.num_rows()).find(|&r| methods.value(r) != method.as_str()) {
+            return Err(format!(
+                "{name}: row {r} has method {:?}, the task solves {:?}",
+                methods.value(r),
+                method.as_str()
+            ));
+        }
+    }
+    let n_of = |table: &RecordBatch| table.u32s("n").map_err(error).cloned();
+    let vn = n_of(values)?;
+    exact_keys("values", vn.values().iter().copied(), ns.iter().map(|&n| n as u32), |n| format!("N = {n}"))?;
+    let an = n_of(alice)?;
+    let ai = alice.u32s("i").map_err(error)?;
+    exact_keys(
+        "alice",
+        (0..alice.num_rows()).map(|r| (an.value(r), ai.value(r))),
+        ns.iter().flat_map(|&n| (1..=n as u32).map(move |i| (n as u32, i))),
+        |(n, i)| format!("N = {n}, key {i}"),
+    )?;
+    // Bob's trees are numbered 0..k-1 without gaps, the trace's rounds 1..=rounds.
+    let pairs = |table: &RecordBatch, column: &str| -> Result<Vec<(u32, u32)>, String> {
+        let (n, k) = (n_of(table)?, table.u32s(column).map_err(error)?);
+        Ok((0..table.num_rows()).map(|r| (n.value(r), k.value(r))).collect())
+    };
+    let trees = pairs(bob, "tree")?;
+    let mut tree_counts: BTreeMap<u32, u32> = BTreeMap::new();
+    for (n, _) in &trees {
+        *tree_counts.entry(*n).or_default() += 1;
+    }
+    exact_keys(
+        "bob",
+        trees,
+        ns.iter().flat_map(|&n| (0..tree_counts.get(&(n as u32)).copied().unwrap_or(1)).map(move |k| (n as u32, k))),
+        |(n, k)| format!("N = {n}, tree {k}"),
+    )?;
+    let rounds = values.u32s("rounds").map_err(error)?;
+    let planned_rounds: BTreeMap<u32, u32> = (0..values.num_rows()).map(|r| (vn.value(r), rounds.value(r))).collect();
+    exact_keys(
+        "trace",
+        pairs(trace, "round")?,
+        ns.iter().flat_map(|&n| (1..=planned_rounds[&(n as u32)]).map(move |k| (n as u32, k))),
+        |(n, k)| format!("N = {n}, round {k}"),
+    )?;
+    let cn = n_of(conjectures)?;
+    let names = conjectures.strs("name").map_err(error)?;
+    exact_keys(
+        "conjectures",
+        (0..conjectures.num_rows()).map(|r| (cn.value(r), names.value(r).to_string())),
+        ns.iter().flat_map(|&n| conjectures::NAMES.iter().map(move |name| (n as u32, name.to_string()))),
+        |(n, name)| format!("N = {n}, {name}"),
+    )
 }
 
 fn parse(text: &str) -> anyhow::Result<Rational> {

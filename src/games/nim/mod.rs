@@ -11,7 +11,7 @@ mod verify;
 use crate::config::Section;
 use crate::error::UserError;
 use crate::game::{Dataset, Game, ReportSection, StoredTask, Table, Task, TaskContext, Verdict};
-use crate::grid::Bounded;
+use crate::grid::{Bounded, Distinct};
 use serde::Deserialize;
 
 /// Largest heap of a random position: 2^62.
@@ -26,7 +26,7 @@ struct NimConfig {
     random: Option<RandomConfig>,
     /// Positions whose halving tables (Phi's algorithm) are written in full.
     #[serde(default)]
-    examples: Vec<Vec<u64>>,
+    examples: Distinct<Vec<u64>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -82,39 +82,16 @@ impl Task for NimTask {
         tables::tables(self)
     }
 
+    fn verify(&self, stored: &StoredTask) -> anyhow::Result<Verdict> {
+        verify::verify(self, stored)
+    }
+
     fn cost_hint(&self) -> f64 {
         match self {
             NimTask::Exhaustive { heaps, max_heap } => 1e-6 * (*max_heap as f64 + 1.0).powi(*heaps as i32),
             NimTask::Random { first, last, .. } => 2e-6 * (last - first + 1) as f64,
             NimTask::Halving { .. } => 0.001,
         }
-    }
-}
-
-impl NimTask {
-    /// The task a stored id stands for.
-    pub fn from_id(id: &str) -> Option<NimTask> {
-        if let Some(rest) = id.strip_prefix("exhaustive-h") {
-            let (heaps, max) = rest.split_once("-max")?;
-            return Some(NimTask::Exhaustive { heaps: heaps.parse().ok()?, max_heap: max.parse().ok()? });
-        }
-        if let Some(rest) = id.strip_prefix("random-h") {
-            let parts: Vec<&str> = rest.split('-').collect();
-            let [heaps, bits, seed, first, last] = parts.as_slice() else { return None };
-            return Some(NimTask::Random {
-                heaps: heaps.parse().ok()?,
-                bits: bits.strip_prefix('b')?.parse().ok()?,
-                seed: seed.strip_prefix('s')?.parse().ok()?,
-                first: first.parse().ok()?,
-                last: last.parse().ok()?,
-            });
-        }
-        let rest = id.strip_prefix("halving-")?;
-        let positions = rest
-            .split('.')
-            .map(|p| p.split('_').map(|h| h.parse().ok()).collect::<Option<Vec<u64>>>())
-            .collect::<Option<Vec<_>>>()?;
-        Some(NimTask::Halving { positions })
     }
 }
 
@@ -153,10 +130,10 @@ impl Game for Nim {
             }
         }
         if !config.examples.is_empty() {
-            if config.examples.iter().any(|p| p.is_empty() || p.iter().any(|&h| h > MAX_RANDOM_HEAP)) {
+            if config.examples.values().iter().any(|p| p.is_empty() || p.iter().any(|&h| h > MAX_RANDOM_HEAP)) {
                 return Err(section.invalid(&["examples"], "each example is a non-empty list of heaps from 0 to 2^62"));
             }
-            tasks.push(NimTask::Halving { positions: config.examples.clone() });
+            tasks.push(NimTask::Halving { positions: config.examples.values().to_vec() });
         }
         if tasks.is_empty() {
             return Err(section.invalid(&[], "nothing to solve: give exhaustive, random or examples"));
@@ -164,30 +141,7 @@ impl Game for Nim {
         Ok(tasks.into_iter().map(|t| Box::new(t) as Box<dyn Task>).collect())
     }
 
-    fn verify(&self, task: &StoredTask) -> anyhow::Result<Verdict> {
-        match NimTask::from_id(&task.id) {
-            Some(t) => verify::verify(&t, task),
-            None => Ok(Verdict::failed(format!("unknown nim task id {:?}", task.id))),
-        }
-    }
-
     fn report(&self, data: &dyn Dataset) -> anyhow::Result<ReportSection> {
         report::report(data)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn task_ids_round_trip() {
-        for task in [
-            NimTask::Exhaustive { heaps: 4, max_heap: 31 },
-            NimTask::Random { heaps: 6, bits: 62, seed: 3, first: 100, last: 199 },
-            NimTask::Halving { positions: vec![vec![19, 5, 3], vec![10, 8, 6]] },
-        ] {
-            assert_eq!(NimTask::from_id(&task.id()), Some(task));
-        }
     }
 }

@@ -23,6 +23,12 @@ pub enum DefenderRule {
     Optimal,
 }
 
+impl crate::grid::Described for DefenderRule {
+    fn described(&self) -> String {
+        format!("{:?}", self.as_str())
+    }
+}
+
 impl DefenderRule {
     pub fn as_str(self) -> &'static str {
         match self {

@@ -14,7 +14,7 @@ mod verify;
 use crate::config::Section;
 use crate::error::UserError;
 use crate::game::{Dataset, Game, ReportSection, StoredTask, Table, Task, TaskContext, Verdict};
-use crate::grid::{Bounded, IntGrid};
+use crate::grid::{Bounded, Distinct, IntGrid};
 use battle::DefenderRule;
 use serde::Deserialize;
 
@@ -53,11 +53,11 @@ struct BattlesConfig {
     defenders: Bounded<1, MAX_ARMIES>,
     /// Defender rules to solve, one task each.
     #[serde(default = "all_rules")]
-    defender: Vec<DefenderRule>,
+    defender: Distinct<DefenderRule>,
 }
 
-fn all_rules() -> Vec<DefenderRule> {
-    vec![DefenderRule::MaxDice, DefenderRule::Optimal]
+fn all_rules() -> Distinct<DefenderRule> {
+    Distinct::from(vec![DefenderRule::MaxDice, DefenderRule::Optimal])
 }
 
 pub struct Risk;
@@ -69,26 +69,6 @@ enum RiskTask {
     LongRun,
     ValueIteration { horizon: u32 },
     Battles { rule: DefenderRule, attackers: u32, defenders: u32 },
-}
-
-impl RiskTask {
-    /// The task a stored id stands for (the inverse of [`Task::id`]).
-    fn from_id(id: &str) -> Option<RiskTask> {
-        match id {
-            "round-outcomes" => return Some(RiskTask::RoundOutcomes),
-            "long-run" => return Some(RiskTask::LongRun),
-            _ => {}
-        }
-        if let Some(horizon) = id.strip_prefix("value-iteration-h") {
-            return horizon.parse().ok().map(|horizon| RiskTask::ValueIteration { horizon });
-        }
-        let rest = id.strip_prefix("battles-")?;
-        let (rule, rest) = [DefenderRule::MaxDice, DefenderRule::Optimal]
-            .into_iter()
-            .find_map(|rule| rest.strip_prefix(rule.as_str()).map(|rest| (rule, rest)))?;
-        let (attackers, defenders) = rest.strip_prefix("-a")?.split_once("-d")?;
-        Some(RiskTask::Battles { rule, attackers: attackers.parse().ok()?, defenders: defenders.parse().ok()? })
-    }
 }
 
 impl Task for RiskTask {
@@ -111,6 +91,15 @@ impl Task for RiskTask {
             RiskTask::Battles { rule, attackers, defenders } => tables::battles(rule, attackers, defenders),
         }
     }
+
+    fn verify(&self, stored: &StoredTask) -> anyhow::Result<Verdict> {
+        match *self {
+            RiskTask::RoundOutcomes => verify::round_outcomes(stored),
+            RiskTask::LongRun => verify::long_run(stored),
+            RiskTask::ValueIteration { horizon } => verify::value_iteration(stored, horizon),
+            RiskTask::Battles { rule, attackers, defenders } => verify::battles(stored, rule, attackers, defenders),
+        }
+    }
 }
 
 impl Game for Risk {
@@ -131,9 +120,8 @@ impl Game for Risk {
             tasks.extend(vi.horizon.values().iter().map(|&horizon| RiskTask::ValueIteration { horizon }));
         }
         if let Some(b) = &config.battles {
-            let mut rules = b.defender.clone();
+            let mut rules = b.defender.values().to_vec();
             rules.sort();
-            rules.dedup();
             tasks.extend(rules.into_iter().map(|rule| RiskTask::Battles {
                 rule,
                 attackers: b.attackers.get(),
@@ -143,38 +131,8 @@ impl Game for Risk {
         Ok(tasks.into_iter().map(|t| Box::new(t) as Box<dyn Task>).collect())
     }
 
-    fn verify(&self, task: &StoredTask) -> anyhow::Result<Verdict> {
-        match RiskTask::from_id(&task.id) {
-            Some(RiskTask::RoundOutcomes) => verify::round_outcomes(task),
-            Some(RiskTask::LongRun) => verify::long_run(task),
-            Some(RiskTask::ValueIteration { horizon }) => verify::value_iteration(task, horizon),
-            Some(RiskTask::Battles { rule, attackers, defenders }) => verify::battles(task, rule, attackers, defenders),
-            None => Ok(Verdict::failed(format!("unknown risk task id {:?}", task.id))),
-        }
-    }
-
     fn report(&self, data: &dyn Dataset) -> anyhow::Result<ReportSection> {
         let (markdown, figures) = report::report(data)?;
         Ok(ReportSection { markdown, tables: Vec::new(), figures })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn task_ids_round_trip() {
-        let tasks = [
-            RiskTask::RoundOutcomes,
-            RiskTask::LongRun,
-            RiskTask::ValueIteration { horizon: 1000 },
-            RiskTask::Battles { rule: DefenderRule::MaxDice, attackers: 100, defenders: 7 },
-            RiskTask::Battles { rule: DefenderRule::Optimal, attackers: 2, defenders: 1 },
-        ];
-        for task in tasks {
-            assert_eq!(RiskTask::from_id(&task.id()), Some(task));
-        }
-        assert_eq!(RiskTask::from_id("battles-greedy-a1-d1"), None);
     }
 }

@@ -10,6 +10,7 @@ use super::value_iteration::value_iteration as iterate;
 use crate::artifacts::columns::{Columns, first_difference};
 use crate::exact::{DiceRational, Rational, Scalar, format_pq, parse_pq, to_f64};
 use crate::game::{StoredTask, Table, Verdict};
+use crate::keys::{exact_keys, exact_sequence, exact_tables};
 use anyhow::anyhow;
 use std::collections::BTreeMap;
 
@@ -26,6 +27,9 @@ fn compare(task: &StoredTask, expected: &[Table]) -> anyhow::Result<Option<Strin
 /// Recounts every round outcome as attack roll first, then defence, and
 /// checks it against the stored joint enumeration.
 pub fn round_outcomes(task: &StoredTask) -> anyhow::Result<Verdict> {
+    if let Err(why) = exact_tables(task, &["round_outcomes"]) {
+        return Ok(Verdict::failed(why));
+    }
     let t = task.table("round_outcomes")?;
     let (am, dk) = (t.u8s("attacker_dice")?, t.u8s("defender_dice")?);
     let (la, ld) = (t.u8s("attacker_losses")?, t.u8s("defender_losses")?);
@@ -52,6 +56,11 @@ pub fn round_outcomes(task: &StoredTask) -> anyhow::Result<Verdict> {
             }
         }
     }
+    let keys = (0..t.num_rows()).map(|i| (am.value(i), dk.value(i), la.value(i), ld.value(i)));
+    let describe = |k: &(u8, u8, u8, u8)| format!("{} vs {} dice, losses {}-{}", k.0, k.1, k.2, k.3);
+    if let Err(why) = exact_keys("round_outcomes", keys, recount.keys().copied(), describe) {
+        return Ok(Verdict::failed(why));
+    }
     Ok(if stored == recount {
         Verdict::certified(format!("{} outcomes recounted roll by roll: identical", stored.len()))
     } else {
@@ -61,10 +70,21 @@ pub fn round_outcomes(task: &StoredTask) -> anyhow::Result<Verdict> {
 
 /// Checks the stored optimum with the optimality certificate, in exact rationals.
 pub fn long_run(task: &StoredTask) -> anyhow::Result<Verdict> {
+    if let Err(why) = exact_tables(task, &["long_run", "long_run_policy"]) {
+        return Ok(Verdict::failed(why));
+    }
     let summary = task.table("long_run")?;
+    if summary.num_rows() != 1 {
+        return Ok(Verdict::failed(format!("long_run: {} rows, planned 1", summary.num_rows())));
+    }
     let g = parse_pq(summary.strs("loss_per_army")?.value(0)).map_err(|e| anyhow!(e))?;
     let policy_table = task.table("long_run_policy")?;
     let (x, y, dice) = (policy_table.u8s("x")?, policy_table.u8s("y")?, policy_table.u8s("dice")?);
+    let rolls = (0..policy_table.num_rows()).map(|i| (x.value(i), y.value(i)));
+    let planned = roll_costs().iter().map(|c| (c.roll.x, c.roll.y)).collect::<Vec<_>>();
+    if let Err(why) = exact_sequence("long_run_policy", rolls.collect(), planned, |(x, y)| format!("roll {x}-{y}")) {
+        return Ok(Verdict::failed(why));
+    }
     let bits = (0..policy_table.num_rows())
         .filter(|&i| dice.value(i) == 2)
         .fold(0u32, |bits, i| bits | 1 << Roll { x: x.value(i), y: y.value(i) }.pair_index());
@@ -88,11 +108,13 @@ pub fn long_run(task: &StoredTask) -> anyhow::Result<Verdict> {
 /// be within 1e-9 (relative) of the exact ones; otherwise the tables are
 /// replaced by the exact iteration's.
 pub fn value_iteration(task: &StoredTask, horizon: u32) -> anyhow::Result<Verdict> {
+    if let Err(why) = value_iteration_keys(task, horizon) {
+        return Ok(Verdict::failed(why));
+    }
     let steps = iterate::<DiceRational>(&roll_costs(), horizon);
     let t = task.table("value_iteration")?;
     let (n, x, y) = (t.u32s("n")?, t.u8s("x")?, t.u8s("y")?);
     let (dice, value, margin) = (t.u8s("dice")?, t.f64s("value_f64")?, t.f64s("margin_f64")?);
-    anyhow::ensure!(t.num_rows() == steps.len() * 21, "{} rows, expected {}", t.num_rows(), steps.len() * 21);
     let zero = DiceRational::zero();
     let (mut ties, mut policy_errors, mut max_error) = (0usize, 0usize, 0f64);
     for row in 0..t.num_rows() {
@@ -132,6 +154,27 @@ pub fn value_iteration(task: &StoredTask, horizon: u32) -> anyhow::Result<Verdic
     ))
 }
 
+/// Both tables hold every planned n = 1..=horizon (and every roll of each) once, in order.
+fn value_iteration_keys(task: &StoredTask, horizon: u32) -> Result<(), String> {
+    exact_tables(task, &["value_iteration", "convergence"])?;
+    let e = |e: anyhow::Error| e.to_string();
+    let rolls: Vec<(u8, u8)> = roll_costs().iter().map(|c| (c.roll.x, c.roll.y)).collect();
+    let t = task.table("value_iteration").map_err(e)?;
+    let (h, n, x, y) =
+        (t.u32s("horizon").map_err(e)?, t.u32s("n").map_err(e)?, t.u8s("x").map_err(e)?, t.u8s("y").map_err(e)?);
+    let stored = (0..t.num_rows()).map(|r| (h.value(r), n.value(r), x.value(r), y.value(r))).collect();
+    let planned = (1..=horizon).flat_map(|n| rolls.iter().map(move |&(x, y)| (horizon, n, x, y))).collect();
+    exact_sequence("value_iteration", stored, planned, |k| {
+        format!("horizon {}, n = {}, roll {}-{}", k.0, k.1, k.2, k.3)
+    })?;
+    let c = task.table("convergence").map_err(e)?;
+    let (h, n) = (c.u32s("horizon").map_err(e)?, c.u32s("n").map_err(e)?);
+    let stored = (0..c.num_rows()).map(|r| (h.value(r), n.value(r))).collect();
+    exact_sequence("convergence", stored, (1..=horizon).map(|n| (horizon, n)).collect(), |k| {
+        format!("horizon {}, n = {}", k.0, k.1)
+    })
+}
+
 fn relative_error(stored: f64, exact: f64) -> f64 {
     if stored == exact { 0.0 } else { (stored - exact).abs() / exact.abs().max(f64::MIN_POSITIVE) }
 }
@@ -146,6 +189,9 @@ pub fn battles(
 ) -> anyhow::Result<Verdict> {
     let solved = Battles::<Rational>::solve(max_attackers, max_defenders, rule);
     let expected = tables::battle_tables(rule, max_attackers, max_defenders, &solved)?;
+    if let Err(why) = exact_tables(task, &expected.iter().map(|t| t.name).collect::<Vec<_>>()) {
+        return Ok(Verdict::failed(why));
+    }
     Ok(match compare(task, &expected)? {
         None => Verdict::certified(format!(
             "{} battles recomputed in exact rationals: identical",

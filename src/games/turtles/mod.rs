@@ -9,6 +9,7 @@ use crate::error::UserError;
 use crate::game::{Dataset, Game, ReportSection, StoredTask, Table, Task, TaskContext, Verdict};
 use crate::games::nim::algorithms::{Move, apply};
 use crate::grid::IntGrid;
+use crate::keys::{exact_sequence, exact_tables};
 use rows::{MAX_LENGTH, Row, brute_force, heaps, text, winning_move};
 use serde::Deserialize;
 use std::fmt::Write;
@@ -34,6 +35,52 @@ impl Task for LengthTask {
 
     fn run(&self, _context: &dyn TaskContext) -> anyhow::Result<Vec<Table>> {
         Ok(vec![rows_table(self.0)?])
+    }
+
+    /// The exhaustive verdicts recomputed by a memoised recursion (not the
+    /// run's bottom-up pass); every stored move parsed, applied and checked.
+    fn verify(&self, task: &StoredTask) -> anyhow::Result<Verdict> {
+        let length = self.0;
+        if let Err(why) = exact_tables(task, &["rows"]) {
+            return Ok(Verdict::failed(why));
+        }
+        let t = task.table("rows")?;
+        let rows: Vec<String> =
+            (0..t.num_rows()).map(|r| Ok(t.strs("row")?.value(r).to_string())).collect::<anyhow::Result<_>>()?;
+        let planned = (0..1u64 << length).map(|row| text(row as Row, length)).collect();
+        if let Err(why) = exact_sequence("rows", rows, planned, |row| format!("row {row}")) {
+            return Ok(Verdict::failed(why));
+        }
+        let mut memo = vec![0u8; 1 << length];
+        for r in 0..t.num_rows() {
+            let row = r as Row;
+            let nim_heaps = heaps(row);
+            let heaps_text = nim_heaps.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
+            if t.u32s("length")?.value(r) != length || t.strs("heaps")?.value(r) != heaps_text {
+                return Ok(Verdict::failed(format!("{}: length or heaps differ from the row's", text(row, length))));
+            }
+            let wins = memo_wins(row, length, &mut memo);
+            let stored_move = t.strs("move")?.value(r);
+            let mv = parse_move(stored_move)?;
+            let ok = t.bools("brute_wins")?.value(r) == wins
+                && t.bools("nim_wins")?.value(r) == wins
+                && mv.is_some() == wins
+                && mv.is_none_or(|m| m.is_legal(row, length) && !memo_wins(m.apply(row), length, &mut memo))
+                && t.strs("nim_move")?.value(r)
+                    == mv.map_or_else(String::new, |m| {
+                        let nim = m.to_nim(&nim_heaps);
+                        format!("{}:{}", nim.heap + 1, nim.leave)
+                    })
+                && t.bools("maps_back")?.value(r)
+                && t.bools("legal_and_winning")?.value(r);
+            if !ok {
+                return Ok(Verdict::failed(format!("{}: verdict or move {stored_move:?} wrong", text(row, length))));
+            }
+        }
+        Ok(Verdict::certified(format!(
+            "all {} rows of length {length}: Nim verdict = exhaustive search, every move legal, winning and mapped back to Nim",
+            t.num_rows()
+        )))
     }
 
     fn cost_hint(&self) -> f64 {
@@ -103,41 +150,6 @@ impl Game for Turtles {
     fn plan(&self, section: &Section) -> Result<Vec<Box<dyn Task>>, UserError> {
         let config: TurtlesConfig = section.parse()?;
         Ok(config.lengths.values().iter().map(|&l| Box::new(LengthTask(l)) as Box<dyn Task>).collect())
-    }
-
-    /// The exhaustive verdicts recomputed by a memoised recursion (not the
-    /// run's bottom-up pass); every stored move parsed, applied and checked.
-    fn verify(&self, task: &StoredTask) -> anyhow::Result<Verdict> {
-        let Some(length) = task.id.strip_prefix("length-").and_then(|l| l.parse::<u32>().ok()) else {
-            return Ok(Verdict::failed(format!("unknown turtles task id {:?}", task.id)));
-        };
-        let t = task.table("rows")?;
-        if t.num_rows() != 1 << length {
-            return Ok(Verdict::failed(format!("{} rows stored, 2^{length} expected", t.num_rows())));
-        }
-        let mut memo = vec![0u8; 1 << length];
-        for r in 0..t.num_rows() {
-            let row = r as Row;
-            if t.strs("row")?.value(r) != text(row, length) {
-                return Ok(Verdict::failed(format!("row {r} is not {}", text(row, length))));
-            }
-            let wins = memo_wins(row, length, &mut memo);
-            let stored_move = t.strs("move")?.value(r);
-            let mv = parse_move(stored_move)?;
-            let ok = t.bools("brute_wins")?.value(r) == wins
-                && t.bools("nim_wins")?.value(r) == wins
-                && mv.is_some() == wins
-                && mv.is_none_or(|m| m.is_legal(row, length) && !memo_wins(m.apply(row), length, &mut memo))
-                && t.bools("maps_back")?.value(r)
-                && t.bools("legal_and_winning")?.value(r);
-            if !ok {
-                return Ok(Verdict::failed(format!("{}: verdict or move {stored_move:?} wrong", text(row, length))));
-            }
-        }
-        Ok(Verdict::certified(format!(
-            "all {} rows of length {length}: Nim verdict = exhaustive search, every move legal, winning and mapped back to Nim",
-            t.num_rows()
-        )))
     }
 
     fn report(&self, data: &dyn Dataset) -> anyhow::Result<ReportSection> {

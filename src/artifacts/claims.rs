@@ -1,0 +1,210 @@
+//! Claims: a lease file per task being computed, so that two runs on one
+//! directory (a resubmitted job array while the first still runs, or two
+//! shells) split the work instead of both computing every task.
+//!
+//! ```text
+//! DIR/.claims/<game>/<task>.json   {host, pid, token, claimed_unix} of the process computing it
+//! ```
+//!
+//! A lease is created complete or not at all: written in the scratch
+//! directory, then hard-linked into place, which fails if a lease exists
+//! (atomic on local file systems and NFS alike). The holder refreshes the
+//! file's modification time every [`HEARTBEAT`]; a lease is stale when its
+//! process is gone (same host: no such pid) or its heartbeat is older than
+//! [`STALE_AFTER`] (another host), and a stale lease is taken over. Claims
+//! only save work: tasks are deterministic and every write is atomic, so in
+//! the rare race where two processes take over one stale lease together both
+//! compute the task and the second write replaces an identical first.
+
+use super::{OutputDir, host_name, unix_now};
+use anyhow::Context;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, SystemTime};
+
+/// How often a running process refreshes its leases.
+pub const HEARTBEAT: Duration = Duration::from_secs(20);
+/// A lease of another host without a heartbeat for this long is stale.
+pub const STALE_AFTER: Duration = Duration::from_secs(120);
+
+#[derive(Debug, Serialize, Deserialize, PartialEq)]
+struct Lease {
+    host: String,
+    pid: u32,
+    /// Unique per claim, so a process never releases a lease it lost.
+    token: String,
+    claimed_unix: u64,
+}
+
+/// The answer to a claim.
+pub enum Claim {
+    /// This process holds the task's lease until it calls [`Claims::release`].
+    Claimed,
+    /// Another live process holds it (described for messages).
+    Held(String),
+}
+
+/// The leases this process holds in one output directory.
+pub struct Claims<'a> {
+    out: &'a OutputDir,
+    /// Lease path -> token.
+    held: Mutex<BTreeMap<PathBuf, String>>,
+}
+
+impl<'a> Claims<'a> {
+    pub fn new(out: &'a OutputDir) -> Self {
+        Claims { out, held: Mutex::new(BTreeMap::new()) }
+    }
+
+    fn path(&self, game: &str, task: &str) -> PathBuf {
+        self.out.root().join(".claims").join(game).join(format!("{task}.json"))
+    }
+
+    /// Claims a task: takes a free or stale lease, or says who holds it.
+    pub fn claim(&self, game: &str, task: &str) -> anyhow::Result<Claim> {
+        let path = self.path(game, task);
+        let n = self.out.counter.fetch_add(1, Ordering::Relaxed);
+        let token = format!("{}-{}-{n}", host_name(), std::process::id());
+        let lease =
+            Lease { host: host_name(), pid: std::process::id(), token: token.clone(), claimed_unix: unix_now() };
+        for _attempt in 0..2 {
+            if self.create(&path, &lease)? {
+                self.held.lock().unwrap().insert(path, token);
+                return Ok(Claim::Claimed);
+            }
+            match holder(&path) {
+                Holder::Gone => continue,
+                Holder::Live(who) => return Ok(Claim::Held(who)),
+                Holder::Stale(who) => {
+                    eprintln!("taking over {game}/{task} from {who} (stale claim)");
+                    remove(&path)?;
+                }
+            }
+        }
+        Ok(Claim::Held("another process that claimed it at the same moment".into()))
+    }
+
+    /// Writes the lease in scratch space and links it into place; `false` if a lease exists.
+    fn create(&self, path: &Path, lease: &Lease) -> anyhow::Result<bool> {
+        let n = self.out.counter.fetch_add(1, Ordering::Relaxed);
+        let tmp = self.out.scratch.join(format!("claim-{n}.tmp"));
+        let result = (|| {
+            std::fs::create_dir_all(&self.out.scratch)?;
+            std::fs::create_dir_all(path.parent().expect("a lease has a directory"))?;
+            std::fs::write(&tmp, serde_json::to_vec(lease)?)?;
+            match std::fs::hard_link(&tmp, path) {
+                Ok(()) => Ok(true),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
+                Err(e) => Err(anyhow::Error::from(e)),
+            }
+        })();
+        let _ = std::fs::remove_file(&tmp);
+        result.with_context(|| format!("claiming {}", path.display()))
+    }
+
+    /// Gives a task's lease up (after its marker is written, or on failure).
+    pub fn release(&self, game: &str, task: &str) {
+        let path = self.path(game, task);
+        let Some(token) = self.held.lock().unwrap().remove(&path) else { return };
+        // Remove only our own lease: a stale one may have been taken over meanwhile.
+        if read_lease(&path).is_some_and(|lease| lease.token == token) {
+            let _ = std::fs::remove_file(&path);
+        }
+    }
+
+    /// Refreshes the heartbeat of every lease held.
+    pub fn beat(&self) {
+        let now = SystemTime::now();
+        for path in self.held.lock().unwrap().keys() {
+            // Best effort: a missed beat only risks a takeover after STALE_AFTER.
+            if let Ok(file) = std::fs::File::options().write(true).open(path) {
+                let _ = file.set_modified(now);
+            }
+        }
+    }
+}
+
+impl Drop for Claims<'_> {
+    fn drop(&mut self) {
+        let held: Vec<PathBuf> = self.held.lock().unwrap().keys().cloned().collect();
+        for path in held {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+enum Holder {
+    Gone,
+    Live(String),
+    Stale(String),
+}
+
+fn read_lease(path: &Path) -> Option<Lease> {
+    serde_json::from_slice(&std::fs::read(path).ok()?).ok()
+}
+
+/// Who holds a lease, and whether it is still alive.
+fn holder(path: &Path) -> Holder {
+    let Ok(metadata) = std::fs::metadata(path) else { return Holder::Gone };
+    let age = metadata.modified().ok().and_then(|m| m.elapsed().ok()).unwrap_or_default();
+    match read_lease(path) {
+        None => Holder::Stale("an unreadable claim".into()),
+        Some(lease) => {
+            let who = format!("{} pid {}", lease.host, lease.pid);
+            let alive = if lease.host == host_name() {
+                Path::new(&format!("/proc/{}", lease.pid)).exists()
+            } else {
+                age < STALE_AFTER
+            };
+            if alive { Holder::Live(who) } else { Holder::Stale(who) }
+        }
+    }
+}
+
+fn remove(path: &Path) -> anyhow::Result<()> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(e).with_context(|| format!("removing {}", path.display()))
+        }
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_claim_is_exclusive_until_released_and_a_dead_holder_is_taken_over() {
+        let root = std::env::temp_dir().join(format!("gamesweep-claims-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let out = OutputDir::create(&root).unwrap();
+        let (first, second) = (Claims::new(&out), Claims::new(&out));
+        assert!(matches!(first.claim("g", "t").unwrap(), Claim::Claimed));
+        match second.claim("g", "t").unwrap() {
+            Claim::Held(who) => assert!(who.contains(&format!("pid {}", std::process::id())), "{who}"),
+            Claim::Claimed => panic!("claimed twice"),
+        }
+        first.beat();
+        first.release("g", "t");
+        assert!(matches!(second.claim("g", "t").unwrap(), Claim::Claimed));
+        drop(second);
+        assert!(!root.join(".claims/g/t.json").exists(), "leases are dropped with their holder");
+
+        // A lease of a process that is gone (pid beyond pid_max) is stale.
+        let dead = Lease { host: host_name(), pid: u32::MAX, token: "x".into(), claimed_unix: 0 };
+        std::fs::write(root.join(".claims/g/t.json"), serde_json::to_vec(&dead).unwrap()).unwrap();
+        let third = Claims::new(&out);
+        assert!(matches!(third.claim("g", "t").unwrap(), Claim::Claimed));
+        // Garbage in a lease file is stale too.
+        std::fs::write(root.join(".claims/g/u.json"), b"{not json").unwrap();
+        assert!(matches!(third.claim("g", "u").unwrap(), Claim::Claimed));
+        drop(third);
+        drop(first);
+        drop(out);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+}
