@@ -477,7 +477,8 @@ mod tests {
             let part = out.write_table("g", task, &table).unwrap();
             assert_eq!(part.rows, 2);
             let bytes = std::fs::read(out.part_path("g", "demo", task)).unwrap();
-            assert_eq!((part.bytes.clone(), part.sha256.clone()), (Some(bytes.len() as u64), Some(sha256_hex(&bytes))));
+            assert_eq!(part.bytes, Some(bytes.len() as u64));
+            assert_eq!(part.sha256, Some(sha256_hex(&bytes)));
             let record = TaskRecord {
                 game: "g".into(),
                 id: task.into(),
