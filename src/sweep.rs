@@ -151,13 +151,21 @@ fn stored(out: &OutputDir, game: &str, id: &str) -> Stored {
     match out.marker(game, id) {
         Ok(None) => Stored::Absent,
         Err(why) => Stored::Damaged(why),
-        Ok(Some(record)) => match out.check_parts(&record) {
-            Err(why) => Stored::Damaged(why),
-            Ok(()) if out.verification_status(game, id) == Some(Status::Failed) => {
-                Stored::Damaged("`gamesweep verify` failed it".into())
+        Ok(Some(record)) => match (out.check_parts(&record), out.verification(game, id)) {
+            (Err(why), _) => Stored::Damaged(why),
+            (Ok(()), Some((Status::Failed, detail))) => {
+                Stored::Damaged(format!("`gamesweep verify` failed it ({})", shorten(&detail, 160)))
             }
-            Ok(()) => Stored::Done,
+            (Ok(()), _) => Stored::Done,
         },
+    }
+}
+
+/// `text` cut to about `max` characters, for one-line messages.
+fn shorten(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => format!("{}...", &text[..at]),
+        None => text.to_string(),
     }
 }
 
@@ -259,6 +267,9 @@ pub fn run(games: &[Box<dyn Game>], config_path: &Path, options: &RunOptions) ->
             }
             Err(error) => {
                 progress.suspend(|| eprintln!("FAILED {game}/{}: {error:#}", planned.id));
+                if let Err(e) = out.write_failure(game, &planned.id, &format!("{error:#}")) {
+                    progress.suspend(|| eprintln!("warning: failure of {game}/{} not recorded: {e:#}", planned.id));
+                }
                 failed.lock().unwrap().push((game.to_string(), planned.id.clone(), format!("{error:#}")));
             }
         }

@@ -166,11 +166,12 @@ pub fn verify(games: &[Box<dyn Game>], dir: &Path, jobs: Option<usize>) -> anyho
         let left = unmarked_parts.remove(key).map_or(String::new(), |tables| {
             format!(" (parts without a marker: {}; a plain rerun recomputes them)", tables.join(", "))
         });
+        let why = out.failure(&key.0, &key.1).map_or(String::new(), |error| format!("; its last run failed: {error}"));
         outcomes.push(Outcome {
             game: key.0.clone(),
             task: key.1.clone(),
             finding: Finding::Missing,
-            detail: format!("planned but not finished{left}"),
+            detail: format!("planned but not finished{left}{why}"),
         });
     }
     for ((game, task), tables) in unmarked_parts {

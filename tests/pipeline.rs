@@ -334,3 +334,41 @@ fn verify_fails_tampered_battles_and_repairs_wrong_float_policy() {
     let again = run(&["verify", out.to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&again.stdout).contains("5 certified, 0 repaired, 1 failed"));
 }
+
+#[test]
+fn two_runs_at_once_on_one_directory_compute_each_task_once() {
+    let tmp = TempDir::new("twice");
+    // Eight chunks of a second or less each.
+    let config = tmp.config("hl.toml", "[higher_lower]\nn = { from = 1, to = 160 }\nchunk = 20\n");
+    let out = tmp.join("out");
+    let start = || {
+        binary()
+            .args(["run", config.to_str().unwrap(), "--out", out.to_str().unwrap(), "--jobs", "1"])
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let (first, second) = (start(), start());
+    let logs: Vec<String> = [first, second]
+        .into_iter()
+        .map(|child| {
+            let output = child.wait_with_output().unwrap();
+            assert!(output.status.success(), "{}", stderr(&output));
+            stderr(&output)
+        })
+        .collect();
+    let computed = |log: &str| -> Vec<String> {
+        let done = log.lines().filter_map(|l| l.strip_prefix("done higher_lower/"));
+        done.map(|l| l.split(' ').next().unwrap().to_string()).collect()
+    };
+    let (a, b) = (computed(&logs[0]), computed(&logs[1]));
+    let mut all: Vec<String> = a.iter().chain(&b).cloned().collect();
+    all.sort();
+    assert_eq!(all, markers(&out, "higher_lower"), "every task computed exactly once:\n{}\n{}", logs[0], logs[1]);
+    assert!(!a.is_empty() && !b.is_empty(), "both runs worked:\n{}\n{}", logs[0], logs[1]);
+    for (log, other) in [(&logs[0], b.len()), (&logs[1], a.len())] {
+        assert!(log.contains(&format!("{other} done by another run")), "{log}");
+    }
+    assert!(run(&["verify", out.to_str().unwrap()]).status.success());
+    assert!(!out.join(".claims/higher_lower").read_dir().unwrap().any(|_| true), "claims released");
+}

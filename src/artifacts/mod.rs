@@ -3,6 +3,7 @@
 //! ```text
 //! DIR/<game>/<table>/part-<task>.parquet   one file per (table, task)
 //! DIR/.tasks/<game>/<task>.json            marker: the task is complete (each part's rows, size, SHA-256)
+//! DIR/.tasks/<game>/<task>.failed.txt      why the task's last run failed (until it succeeds)
 //! DIR/.steps/<game>/<task>/<step>.step      finished steps of an unfinished task (see `steps`)
 //! DIR/.claims/<game>/<task>.json            lease of the process computing a task (see `claims`)
 //! DIR/.configs/<sha256>.toml                every config run into DIR, the plan `verify` checks against
@@ -236,7 +237,22 @@ impl OutputDir {
     /// Marks a task complete.
     pub fn write_marker(&self, record: &TaskRecord) -> anyhow::Result<()> {
         let dest = self.marker_path(&record.game, &record.id);
-        self.write_atomic(&dest, |file| Ok(serde_json::to_writer_pretty(file, record)?))
+        self.write_atomic(&dest, |file| Ok(serde_json::to_writer_pretty(file, record)?))?;
+        remove_if_present(&self.failure_path(&record.game, &record.id))
+    }
+
+    fn failure_path(&self, game: &str, task: &str) -> PathBuf {
+        self.marker_dir(game).join(format!("{task}.failed.txt"))
+    }
+
+    /// Records why a task's last run failed (`verify` says it of the missing task).
+    pub fn write_failure(&self, game: &str, task: &str, error: &str) -> anyhow::Result<()> {
+        self.write_atomic(&self.failure_path(game, task), |file| Ok(file.write_all(error.as_bytes())?))
+    }
+
+    /// Why the task's last run failed, if it did and has not succeeded since.
+    pub fn failure(&self, game: &str, task: &str) -> Option<String> {
+        std::fs::read_to_string(self.failure_path(game, task)).ok()
     }
 
     /// Marks a task not done (before it is recomputed).
@@ -290,12 +306,16 @@ impl OutputDir {
         Ok(markers)
     }
 
-    /// The status `verify` last gave a task, if its verification row reads.
-    pub fn verification_status(&self, game: &str, task: &str) -> Option<Status> {
+    /// The status and detail `verify` last gave a task, if its verification row reads.
+    pub fn verification(&self, game: &str, task: &str) -> Option<(Status, String)> {
         let path = self.part_path(game, VERIFICATION_TABLE, task);
         let batch = parquet_io::read_batch(&path).ok()?;
-        let status = columns::Columns::strs(&batch, "status").ok()?;
-        (arrow::array::Array::len(status) == 1).then(|| Status::parse(status.value(0))).flatten()
+        let (status, detail) =
+            (columns::Columns::strs(&batch, "status").ok()?, columns::Columns::strs(&batch, "detail").ok()?);
+        if arrow::array::Array::len(status) != 1 || arrow::array::Array::len(detail) != 1 {
+            return None;
+        }
+        Some((Status::parse(status.value(0))?, detail.value(0).to_string()))
     }
 
     /// Every part file of every table of `game`, as (table, task id).
