@@ -16,7 +16,7 @@
 //! the rare race where two processes take over one stale lease together both
 //! compute the task and the second write replaces an identical first.
 
-use super::{OutputDir, host_name, unix_now};
+use super::{OutputDir, host_name, remove_if_present, unix_now};
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -80,7 +80,7 @@ impl<'a> Claims<'a> {
                 Holder::Live(who) => return Ok(Claim::Held(who)),
                 Holder::Stale(who) => {
                     eprintln!("taking over {game}/{task} from {who} (stale claim)");
-                    remove(&path)?;
+                    remove_if_present(&path)?;
                 }
             }
         }
@@ -161,15 +161,6 @@ fn holder(path: &Path) -> Holder {
             };
             if alive { Holder::Live(who) } else { Holder::Stale(who) }
         }
-    }
-}
-
-fn remove(path: &Path) -> anyhow::Result<()> {
-    match std::fs::remove_file(path) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-            Err(e).with_context(|| format!("removing {}", path.display()))
-        }
-        _ => Ok(()),
     }
 }
 
