@@ -28,6 +28,7 @@
 use super::kernels::{dot_f32, dots, sub_scaled};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
 
 /// A basic or entering variable: the slack of row j, or column c (in order of addition).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -58,6 +59,15 @@ const DRIFT_TOLERANCE: f64 = 1e-10;
 const REFACTOR_EVERY_ROWS: usize = 8;
 /// Columns per segment of partial pricing (at least the number of rows).
 const PRICING_SEGMENT: usize = 256;
+/// The working set pricing scans holds at most this many columns per row;
+/// past it, the non-basic columns least likely to enter are dropped.
+const WORKING_SET_PER_ROW: usize = 3;
+/// Columns of the pool that enter the working set at once, at most, when the
+/// working set has no improving column (the most improving of the pool).
+const WORKING_SET_ADMIT: usize = 32;
+/// Rows from which the pass over B^-1 is split over threads (below, a pivot
+/// is too short to pay for the split).
+const PARALLEL_ROWS: usize = 128;
 /// Candidates of each pricing whose directions are computed, the best of them
 /// by steepest edge entering (see `choose_entering`).
 const CANDIDATES: usize = 4;
@@ -106,7 +116,12 @@ pub struct Master {
     rng: ChaCha8Rng,
     /// Duals c_B' B^-1, updated with every pivot.
     duals: Vec<f64>,
-    /// Where partial pricing starts its next scan.
+    /// The columns pricing scans at every pivot (see `candidates`).
+    working: Vec<usize>,
+    /// Whether the working set is trimmed (else it holds every column).
+    trim_working: bool,
+    in_working: Vec<bool>,
+    /// Where partial pricing starts its next scan of the working set.
     next_column: usize,
     /// The best objective of the current solve (or since the last change of b).
     best_objective: f64,
@@ -142,6 +157,9 @@ impl Master {
             rhs,
             rng,
             duals: vec![0.0; m],
+            working: Vec::new(),
+            trim_working: true,
+            in_working: Vec::new(),
             next_column: 0,
             best_objective: 0.0,
             stalled_pivots: 0,
@@ -156,6 +174,12 @@ impl Master {
         master
     }
 
+    /// With `false`, every column stays in the working set: pricing scans the
+    /// whole pool at every pivot (the master before working sets, for benchmarks).
+    pub fn set_working_set(&mut self, on: bool) {
+        self.trim_working = on;
+    }
+
     /// Simplex pivots over all solves.
     pub fn iterations(&self) -> u64 {
         self.iterations
@@ -167,6 +191,8 @@ impl Master {
         self.columns.push(column.iter().map(|&v| v as f32).collect());
         self.is_basic.push(false);
         self.ever_basic.push(false);
+        self.working.push(self.columns.len() - 1);
+        self.in_working.push(true);
         self.columns.len() - 1
     }
 
@@ -234,44 +260,84 @@ impl Master {
 
     /// The improving variables at the current duals with their reduced costs,
     /// at most `CANDIDATES`, most improving first: the slacks and the columns
-    /// of the first segment (from a rotating start) that has improving ones.
-    /// Dantzig's rule alone (the first candidate) zig-zags on this nearly dual
-    /// degenerate master: columns enter and leave again a few pivots later.
-    /// Choosing among the candidates by steepest edge (reduced cost per unit
-    /// length of the edge, |B^-1 a|) cuts pivots: N = 501..503 warm from 500
-    /// (spread pricing) 41k / 65k / 64k pivots with Dantzig, 29k / 27k / 34k
-    /// with 4 candidates, 14k / 21k / 16k with 16, whose directions cost more
-    /// than they save; N = 505 cold: 38.7 s with 1, 32.9 s with 2, 29.5 s with 4.
+    /// of the first segment (from a rotating start) of the working set that
+    /// has improving ones. Dantzig's rule alone (the first candidate)
+    /// zig-zags on this nearly dual degenerate master: columns enter and
+    /// leave again a few pivots later. Choosing among the candidates by
+    /// steepest edge (reduced cost per unit length of the edge, |B^-1 a|) cuts
+    /// pivots: N = 501..503 warm from 500 (spread pricing) 41k / 65k / 64k
+    /// pivots with Dantzig, 29k / 27k / 34k with 4 candidates, 14k / 21k / 16k
+    /// with 16, whose directions cost more than they save; N = 505 cold: 38.7 s
+    /// with 1, 32.9 s with 2, 29.5 s with 4.
+    ///
+    /// The working set holds the columns added lately and those that entered
+    /// from the pool; only when it has no improving column is the whole pool
+    /// priced, and its most improving columns join the working set. Near
+    /// N = 1024 the pool holds ~12k columns, so pricing all of them at every
+    /// pivot read ~24 MB per pivot.
     fn candidates(&mut self) -> Vec<(Var, f64)> {
         let tolerance = self.optimality_tolerance();
         let scale = self.duals.iter().map(|x| x.abs()).sum::<f64>().max(1e-300);
-        // A slack's reduced cost is -w_j; its threshold is relative to the duals' scale.
-        let slack = |j: usize| (Var::Slack(j), -self.duals[j], -self.duals[j] / scale > tolerance);
-        let column = |c: usize| {
-            let reduced = 1.0 - dot_f32(&self.duals, &self.columns[c]);
-            (Var::Column(c), reduced, !self.is_basic[c] && reduced > tolerance)
-        };
         let mut best = Best::new(CANDIDATES);
+        // A slack's reduced cost is -w_j; its threshold is relative to the duals' scale.
         for j in 0..self.m {
-            let (var, gain, improving) = slack(j);
-            best.offer(var, gain, improving);
+            best.offer(Var::Slack(j), -self.duals[j], -self.duals[j] / scale > tolerance);
         }
-        let n = self.columns.len();
+        let reduced = |c: usize| 1.0 - dot_f32(&self.duals, &self.columns[c]);
+        let n = self.working.len();
         let segment = PRICING_SEGMENT.max(self.m);
         let mut scanned = 0;
         while scanned < n {
             let mut found = false;
             for k in scanned..(scanned + segment).min(n) {
-                let (var, gain, improving) = column((self.next_column + k) % n);
-                found |= best.offer(var, gain, improving);
+                let c = self.working[(self.next_column + k) % n];
+                let gain = reduced(c);
+                found |= best.offer(Var::Column(c), gain, !self.is_basic[c] && gain > tolerance);
             }
             scanned += segment;
             if found {
                 self.next_column = (self.next_column + scanned) % n;
-                break;
+                return best.into_sorted();
             }
         }
+        // Nothing improves in the working set: price the pool.
+        let mut admitted = Best::new(WORKING_SET_ADMIT);
+        for c in (0..self.columns.len()).filter(|&c| !self.in_working[c]) {
+            let gain = reduced(c);
+            admitted.offer(Var::Column(c), gain, !self.is_basic[c] && gain > tolerance);
+        }
+        for (var, gain) in admitted.into_sorted() {
+            if let Var::Column(c) = var {
+                self.in_working[c] = true;
+                self.working.push(c);
+            }
+            best.offer(var, gain, true);
+        }
+        self.trim_working_set();
         best.into_sorted()
+    }
+
+    /// Drops the non-basic columns with the lowest reduced costs from the
+    /// working set once it exceeds `WORKING_SET_PER_ROW` columns per row.
+    fn trim_working_set(&mut self) {
+        let limit = WORKING_SET_PER_ROW * self.m.max(8);
+        if !self.trim_working || self.working.len() <= limit {
+            return;
+        }
+        let mut ranked: Vec<(f64, usize)> = self
+            .working
+            .iter()
+            .filter(|&&c| !self.is_basic[c])
+            .map(|&c| (1.0 - dot_f32(&self.duals, &self.columns[c]), c))
+            .collect();
+        ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let excess = self.working.len() - limit * 2 / 3;
+        for &(_, c) in ranked.iter().take(excess) {
+            self.in_working[c] = false;
+        }
+        let in_working = &self.in_working;
+        self.working.retain(|&c| in_working[c]);
+        self.next_column = 0;
     }
 
     /// The reduced cost above which a variable may enter. Reduced costs of
@@ -393,19 +459,27 @@ impl Master {
                 Var::Column(c) => self.columns[*c].iter().map(|&v| f64::from(v)).collect(),
             })
             .collect();
-        let mut directions = vec![vec![0.0; m]; candidates.len()];
-        let mut entries = vec![0.0; candidates.len()];
-        for (i, row) in self.inverse.chunks_exact_mut(m).enumerate() {
+        // Row i of B^-1 updated, then its entries of the candidates' directions
+        // (row-major, `width` per row); split over the idle threads of the
+        // sweep when the pass is long.
+        let k = candidates.len();
+        let width = k.max(1);
+        let mut entries = vec![0.0; m * width];
+        let pass = |(i, (row, entries)): (usize, (&mut [f64], &mut [f64]))| {
             if i == r {
                 row.copy_from_slice(&pivot_row);
             } else if d[i] != 0.0 {
                 sub_scaled(row, d[i], &pivot_row);
             }
-            dots(row, &dense, &mut entries);
-            for (direction, entry) in directions.iter_mut().zip(&entries) {
-                direction[i] = *entry;
-            }
+            dots(row, &dense, entries);
+        };
+        if m >= PARALLEL_ROWS {
+            let rows = self.inverse.par_chunks_exact_mut(m).zip(entries.par_chunks_exact_mut(width));
+            rows.enumerate().with_min_len(PARALLEL_ROWS / 4).for_each(pass);
+        } else {
+            self.inverse.chunks_exact_mut(m).zip(entries.chunks_exact_mut(width)).enumerate().for_each(pass);
         }
+        let directions: Vec<Vec<f64>> = (0..k).map(|c| (0..m).map(|i| entries[i * width + c]).collect()).collect();
         if self.pivots_since_refactor.is_multiple_of(DRIFT_CHECK_EVERY) {
             let (primal, dual) = self.residuals();
             if primal.max(dual) > DRIFT_TOLERANCE || self.pivots_since_refactor >= self.refactor_interval {

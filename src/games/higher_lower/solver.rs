@@ -8,9 +8,10 @@
 //! selectable for side-by-side comparison.
 
 use super::master::{Master, Var};
-use super::pricing::{depth_limited_dp, interval_dp, knuth_dp};
+use super::pricing::{depth_limited_dp, interval_dp, knuth_dp, knuth_dp_f64};
 use super::symmetric::SymmetricGame;
 use super::tree::Tree;
+use rayon::prelude::*;
 use serde::Deserialize;
 use std::collections::HashSet;
 use std::time::Instant;
@@ -111,6 +112,10 @@ pub struct SolveOptions {
     pub tolerance: f64,
     /// Safety cap on pricing rounds.
     pub max_rounds: u32,
+    /// Whether the master prices a working set of columns and the whole pool
+    /// only when that set has none to enter (see `Master::candidates`); off,
+    /// it prices the whole pool at every pivot (for benchmarks).
+    pub working_set: bool,
 }
 
 /// Weight of the guess in the seed's mixing heuristic at the start.
@@ -159,6 +164,7 @@ pub fn solve(n: usize, options: &SolveOptions, previous: Option<&FloatSolution>)
     // master's pivots, not the start, dominate.
     let mut columns = Columns::default();
     let mut master = Master::new(game.rows(), &[]);
+    master.set_working_set(options.working_set);
     if options.method == Method::Auto
         && let Some(prev) = previous
     {
@@ -210,11 +216,20 @@ pub fn solve(n: usize, options: &SolveOptions, previous: Option<&FloatSolution>)
             }
             _ => vec![pi.clone()],
         };
+        // `auto` prices every point, so its points are priced in parallel (on
+        // the idle threads of the sweep); the seed's methods stop at the
+        // first improving point, so theirs are priced one by one.
+        let mut priced: Vec<Tree> = if options.method == Method::Auto {
+            points.par_iter().map(|point| price(&game, options.method, point)).collect()
+        } else {
+            Vec::new()
+        };
+        priced.reverse();
         let mut entering = Vec::new();
         let mut round_lower = f64::NEG_INFINITY;
         for point in &points {
             pricing_calls += 1;
-            let best = price(&game, options.method, point);
+            let best = priced.pop().unwrap_or_else(|| price(&game, options.method, point));
             let bound = column_cost(&game, &best, point) / 2.0;
             round_lower = round_lower.max(bound);
             if bound > lower {
@@ -335,7 +350,7 @@ fn price(game: &SymmetricGame, method: Method, point: &[f64]) -> Tree {
             let h = usize::BITS - game.n.leading_zeros() + 1; // ceil(lg(N+1)) + 1
             depth_limited_dp(&weights, h).map_or_else(|| interval_dp(&weights).tree, |p| p.tree)
         }
-        Method::Auto => knuth_dp(&weights).tree,
+        Method::Auto => knuth_dp_f64(&weights).tree,
     }
 }
 
@@ -382,7 +397,7 @@ fn cold_start(game: &SymmetricGame, tolerance: f64) -> (Vec<f64>, Vec<Tree>) {
     loop {
         let optimum = master.solve();
         let guess = coarse.expand(&optimum.duals);
-        let best = canonical(knuth_dp(&without_zeros(game.key_weights(&guess))).tree);
+        let best = canonical(knuth_dp_f64(&without_zeros(game.key_weights(&guess))).tree);
         let column = coarse.column(&best);
         let gain = 1.0 - column.iter().zip(&optimum.duals).map(|(s, w)| s * w).sum::<f64>();
         if gain <= tolerance || trees.contains(&best) {
@@ -469,7 +484,7 @@ mod tests {
     use super::*;
 
     fn options(method: Method) -> SolveOptions {
-        SolveOptions { method, tolerance: 1e-10, max_rounds: 1_000_000 }
+        SolveOptions { method, tolerance: 1e-10, max_rounds: 1_000_000, working_set: true }
     }
 
     #[test]
