@@ -1,12 +1,14 @@
 //! The hard N of higher-lower, just below powers of two: warm chains solved
 //! as a sweep solves them (the first N cold, each next one warm from the
 //! previous), by the master before working sets on one thread ("old") and
-//! with the working set on one and on two threads ("new"), side by side in
+//! with the working set on one and on two threads ("new"), and with loosely
+//! solved early masters as well, side by side in
 //! one run: seconds (median of the runs), pricing rounds, simplex pivots and
 //! the ratio to "old". All use the cache-friendly Knuth DP.
 //!
 //!   cargo bench --bench higher_lower_hard                       # chains 249..256 and 505..512
 //!   HL_HARD_CHAINS=505-512,1009-1016 HL_HARD_RUNS=1 cargo bench --bench higher_lower_hard
+//!   HL_HARD_VARIANTS=3,4 cargo bench --bench higher_lower_hard  # only these (1-based); the first is the base
 
 mod common;
 use common::human;
@@ -17,13 +19,15 @@ use std::time::Instant;
 struct Variant {
     name: &'static str,
     working_set: bool,
+    loose_master: bool,
     threads: usize,
 }
 
-const VARIANTS: [Variant; 3] = [
-    Variant { name: "old: whole pool priced, 1 thread", working_set: false, threads: 1 },
-    Variant { name: "new: working set, 1 thread", working_set: true, threads: 1 },
-    Variant { name: "new: working set, 2 threads", working_set: true, threads: 2 },
+const VARIANTS: [Variant; 4] = [
+    Variant { name: "old: whole pool priced, 1 thread", working_set: false, loose_master: false, threads: 1 },
+    Variant { name: "new: working set, 1 thread", working_set: true, loose_master: false, threads: 1 },
+    Variant { name: "new: working set, 2 threads", working_set: true, loose_master: false, threads: 2 },
+    Variant { name: "new: + loose masters, 2 threads", working_set: true, loose_master: true, threads: 2 },
 ];
 
 /// (seconds, rounds, pivots) of one chain, solved in a pool of `threads`.
@@ -34,6 +38,7 @@ fn chain(first: usize, last: usize, variant: &Variant) -> (f64, u64, u64) {
         tolerance: 1e-10,
         max_rounds: 10_000_000,
         working_set: variant.working_set,
+        loose_master: variant.loose_master,
     };
     pool.install(|| {
         let start = Instant::now();
@@ -59,10 +64,16 @@ fn main() {
         })
         .collect();
     let runs: Option<usize> = std::env::var("HL_HARD_RUNS").ok().map(|r| r.parse().expect("a count"));
+    let chosen: Vec<&Variant> = match std::env::var("HL_HARD_VARIANTS") {
+        Ok(list) => {
+            list.split(',').map(|i| &VARIANTS[i.trim().parse::<usize>().expect("a variant number") - 1]).collect()
+        }
+        Err(_) => VARIANTS.iter().collect(),
+    };
     for (first, last) in chains {
         println!("chain N = {first}..{last} (first N cold):");
         let mut old_seconds = None;
-        for variant in &VARIANTS {
+        for variant in &chosen {
             // Three runs for a median, one for chains over a minute (or HL_HARD_RUNS).
             let mut results = vec![chain(first, last, variant)];
             let wanted = runs.unwrap_or(if results[0].0 > 60.0 { 1 } else { 3 });

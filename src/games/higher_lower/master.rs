@@ -120,6 +120,8 @@ pub struct Master {
     working: Vec<usize>,
     /// Whether the working set is trimmed (else it holds every column).
     trim_working: bool,
+    /// The optimality tolerance of the current solve, if looser than full precision.
+    loose: f64,
     in_working: Vec<bool>,
     /// Where partial pricing starts its next scan of the working set.
     next_column: usize,
@@ -159,6 +161,7 @@ impl Master {
             duals: vec![0.0; m],
             working: Vec::new(),
             trim_working: true,
+            loose: 0.0,
             in_working: Vec::new(),
             next_column: 0,
             best_objective: 0.0,
@@ -217,6 +220,14 @@ impl Master {
     /// removed after every solve by dual pivots (they cycled at N = 977..1024)
     /// got out of them fast.
     pub fn solve(&mut self) -> Optimum {
+        self.solve_within(0.0)
+    }
+
+    /// As [`Master::solve`], but stops once no reduced cost exceeds
+    /// `tolerance` (at least the full precision): column generation solves
+    /// its early masters only as well as its current gap needs.
+    pub fn solve_within(&mut self, tolerance: f64) -> Optimum {
+        self.loose = tolerance;
         let start = self.iterations;
         self.reset_progress();
         let mut next = self.choose_entering();
@@ -346,7 +357,9 @@ impl Master {
     /// chunk from 481). After a long run of pivots without progress, such
     /// gains no longer count.
     fn optimality_tolerance(&self) -> f64 {
-        if self.stalled_pivots >= self.stall_limit { STALLED_OPTIMALITY_TOLERANCE } else { OPTIMALITY_TOLERANCE }
+        let tolerance =
+            if self.stalled_pivots >= self.stall_limit { STALLED_OPTIMALITY_TOLERANCE } else { OPTIMALITY_TOLERANCE };
+        tolerance.max(self.loose)
     }
 
     /// B^-1 a for the variable's column a (FTRAN).

@@ -116,6 +116,9 @@ pub struct SolveOptions {
     /// only when that set has none to enter (see `Master::candidates`); off,
     /// it prices the whole pool at every pivot (for benchmarks).
     pub working_set: bool,
+    /// Whether `auto` solves its early masters only to a tenth of the gap
+    /// (`LOOSE_MASTER`); off, every master to full precision (for benchmarks).
+    pub loose_master: bool,
 }
 
 /// Weight of the guess in the seed's mixing heuristic at the start.
@@ -144,6 +147,13 @@ const GUESS_WEIGHT: f64 = 0.9;
 /// the centre (fewer rounds, more time); moving a centre that has not
 /// improved for 10 rounds halfway to pi (N = 600: 364 -> 4281 rounds).
 const SPREAD: [f64; 6] = [0.99, 0.9, 0.7, 0.5, 0.3, 0.0];
+
+/// `auto` solves each master only until no reduced cost exceeds this fraction
+/// of the round's relative gap between the bounds (at most `LOOSE_MASTER_MAX`),
+/// and the last to full precision: far from the optimum the exact optimum of
+/// the master is not worth its pivots.
+const LOOSE_MASTER: f64 = 0.1;
+const LOOSE_MASTER_MAX: f64 = 1e-3;
 
 /// Relative gap within which N-1's trees are carried to N (`near_optimal`).
 const CARRY_GAP: f64 = 1e-4;
@@ -196,8 +206,11 @@ pub fn solve(n: usize, options: &SolveOptions, previous: Option<&FloatSolution>)
     let mut lower = f64::NEG_INFINITY;
     let mut trace = Vec::new();
 
+    // Early masters are solved to a tenth of the current gap, the last to full
+    // precision (`LOOSE_MASTER`).
+    let mut master_tolerance = 0.0;
     let optimum = loop {
-        let optimum = master.solve();
+        let optimum = master.solve_within(master_tolerance);
         rounds += 1;
         let w = &optimum.duals;
         let upper = 1.0 / (2.0 * optimum.objective);
@@ -260,7 +273,15 @@ pub fn solve(n: usize, options: &SolveOptions, previous: Option<&FloatSolution>)
         }
         trace.push(TracePoint { round: rounds, upper, lower: round_lower, pivots: master.iterations() });
         if entering.is_empty() || rounds >= options.max_rounds {
+            if master_tolerance > 0.0 && rounds < options.max_rounds {
+                // Nothing enters against a loosely solved master: solve it fully and price again.
+                master_tolerance = 0.0;
+                continue;
+            }
             break optimum;
+        }
+        if options.method == Method::Auto && options.loose_master {
+            master_tolerance = (LOOSE_MASTER * (upper - lower) / upper).clamp(0.0, LOOSE_MASTER_MAX);
         }
         for tree in entering {
             columns.add(&game, &mut master, tree);
@@ -484,7 +505,7 @@ mod tests {
     use super::*;
 
     fn options(method: Method) -> SolveOptions {
-        SolveOptions { method, tolerance: 1e-10, max_rounds: 1_000_000, working_set: true }
+        SolveOptions { method, tolerance: 1e-10, max_rounds: 1_000_000, working_set: true, loose_master: true }
     }
 
     #[test]
