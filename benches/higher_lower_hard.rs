@@ -1,8 +1,8 @@
 //! The hard N of higher-lower, just below powers of two: warm chains solved
 //! as a sweep solves them (the first N cold, each next one warm from the
 //! previous), by the master before working sets on one thread ("old") and
-//! with the working set on one and on two threads ("new"), with loosely
-//! solved early masters, and with u16 instead of f32 columns, side by side in
+//! with the working set on one and on two threads ("new"), and with loosely
+//! solved early masters as well, side by side in
 //! one run: seconds (median of the runs), pricing rounds, simplex pivots and
 //! the ratio to "old". All use the cache-friendly Knuth DP.
 //!
@@ -20,46 +20,14 @@ struct Variant {
     name: &'static str,
     working_set: bool,
     loose_master: bool,
-    u16_columns: bool,
     threads: usize,
 }
 
-const VARIANTS: [Variant; 5] = [
-    Variant {
-        name: "old: whole pool priced, 1 thread",
-        working_set: false,
-        loose_master: false,
-        u16_columns: false,
-        threads: 1,
-    },
-    Variant {
-        name: "new: working set, 1 thread",
-        working_set: true,
-        loose_master: false,
-        u16_columns: false,
-        threads: 1,
-    },
-    Variant {
-        name: "new: working set, 2 threads",
-        working_set: true,
-        loose_master: false,
-        u16_columns: false,
-        threads: 2,
-    },
-    Variant {
-        name: "new: + loose masters, 2 threads",
-        working_set: true,
-        loose_master: true,
-        u16_columns: false,
-        threads: 2,
-    },
-    Variant {
-        name: "new: + u16 columns, 2 threads",
-        working_set: true,
-        loose_master: true,
-        u16_columns: true,
-        threads: 2,
-    },
+const VARIANTS: [Variant; 4] = [
+    Variant { name: "old: whole pool priced, 1 thread", working_set: false, loose_master: false, threads: 1 },
+    Variant { name: "new: working set, 1 thread", working_set: true, loose_master: false, threads: 1 },
+    Variant { name: "new: working set, 2 threads", working_set: true, loose_master: false, threads: 2 },
+    Variant { name: "new: + loose masters, 2 threads", working_set: true, loose_master: true, threads: 2 },
 ];
 
 /// (seconds, rounds, pivots) of one chain, solved in a pool of `threads`.
@@ -71,7 +39,6 @@ fn chain(first: usize, last: usize, variant: &Variant) -> (f64, u64, u64) {
         max_rounds: 10_000_000,
         working_set: variant.working_set,
         loose_master: variant.loose_master,
-        u16_columns: variant.u16_columns,
     };
     pool.install(|| {
         let start = Instant::now();

@@ -25,7 +25,7 @@
 //! runs several times faster per pivot than HiGHS's hot-started simplex
 //! (measured: 39 vs 130 microseconds at m = 150, with similar pivot counts).
 
-use super::kernels::{Entry, dots, sub_scaled};
+use super::kernels::{dot_f32, dots, sub_scaled};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -96,11 +96,12 @@ const STALLED_OPTIMALITY_TOLERANCE: f64 = 1e-9;
 /// Reduced costs (relative to the objective scale) below this count as optimal.
 const OPTIMALITY_TOLERANCE: f64 = 1e-12;
 
-pub struct Master<E: Entry> {
+pub struct Master {
     m: usize,
-    /// The columns, narrow (`Entry`): pricing scans them at every pivot, and
-    /// the bytes it reads are most of the cost of a scan.
-    columns: Vec<Vec<E>>,
+    /// The columns in single precision: tree columns are small integers
+    /// (exact), and pricing scans them all, so half the bytes is most of the
+    /// speed of a scan.
+    columns: Vec<Vec<f32>>,
     basis: Vec<Var>,
     is_basic: Vec<bool>,
     /// Whether each column has been basic at some point (the columns worth carrying to N + 1).
@@ -137,9 +138,9 @@ pub struct Master<E: Entry> {
     iterations: u64,
 }
 
-impl<E: Entry> Master<E> {
+impl Master {
     /// The all-slack basis for m rows, with the given initial columns.
-    pub fn new(m: usize, initial: &[Vec<E>]) -> Self {
+    pub fn new(m: usize, initial: &[Vec<f64>]) -> Self {
         let mut inverse = vec![0.0; m * m];
         for i in 0..m {
             inverse[i * m + i] = 1.0;
@@ -188,9 +189,9 @@ impl<E: Entry> Master<E> {
     }
 
     /// Adds a column (length m, positive); returns its index.
-    pub fn add_column(&mut self, column: &[E]) -> usize {
+    pub fn add_column(&mut self, column: &[f64]) -> usize {
         debug_assert_eq!(column.len(), self.m);
-        self.columns.push(column.to_vec());
+        self.columns.push(column.iter().map(|&v| v as f32).collect());
         self.is_basic.push(false);
         self.ever_basic.push(false);
         self.working.push(self.columns.len() - 1);
@@ -293,7 +294,7 @@ impl<E: Entry> Master<E> {
         for j in 0..self.m {
             best.offer(Var::Slack(j), -self.duals[j], -self.duals[j] / scale > tolerance);
         }
-        let reduced = |c: usize| 1.0 - E::dot(&self.duals, &self.columns[c]);
+        let reduced = |c: usize| 1.0 - dot_f32(&self.duals, &self.columns[c]);
         let n = self.working.len();
         let segment = PRICING_SEGMENT.max(self.m);
         let mut scanned = 0;
@@ -338,7 +339,7 @@ impl<E: Entry> Master<E> {
             .working
             .iter()
             .filter(|&&c| !self.is_basic[c])
-            .map(|&c| (1.0 - E::dot(&self.duals, &self.columns[c]), c))
+            .map(|&c| (1.0 - dot_f32(&self.duals, &self.columns[c]), c))
             .collect();
         ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
         let excess = self.working.len() - limit * 2 / 3;
@@ -366,7 +367,7 @@ impl<E: Entry> Master<E> {
         let m = self.m;
         match var {
             Var::Slack(j) => (0..m).map(|i| self.inverse[i * m + j]).collect(),
-            Var::Column(c) => self.inverse.chunks_exact(m).map(|row| E::dot(row, &self.columns[c])).collect(),
+            Var::Column(c) => self.inverse.chunks_exact(m).map(|row| dot_f32(row, &self.columns[c])).collect(),
         }
     }
 
@@ -468,7 +469,7 @@ impl<E: Entry> Master<E> {
             .iter()
             .map(|(var, _)| match var {
                 Var::Slack(j) => (0..m).map(|i| f64::from(u8::from(i == *j))).collect(),
-                Var::Column(c) => self.columns[*c].iter().map(|&v| v.into()).collect(),
+                Var::Column(c) => self.columns[*c].iter().map(|&v| f64::from(v)).collect(),
             })
             .collect();
         // Row i of B^-1 updated, then its entries of the candidates' directions
@@ -528,7 +529,7 @@ impl<E: Entry> Master<E> {
                 Var::Slack(j) => bx[*j] += value,
                 Var::Column(c) => {
                     for (b, a) in bx.iter_mut().zip(&self.columns[*c]) {
-                        *b += Into::<f64>::into(*a) * value;
+                        *b += f64::from(*a) * value;
                     }
                 }
             }
@@ -543,7 +544,7 @@ impl<E: Entry> Master<E> {
             .iter()
             .map(|var| match var {
                 Var::Slack(j) => self.duals[*j].abs(),
-                Var::Column(c) => (E::dot(&self.duals, &self.columns[*c]) - 1.0).abs(),
+                Var::Column(c) => (dot_f32(&self.duals, &self.columns[*c]) - 1.0).abs(),
             })
             .fold(0.0, f64::max);
         let primal = self.basis_times_values().iter().zip(&self.rhs).map(|(x, b)| (x - b).abs()).fold(0.0, f64::max);
@@ -561,7 +562,7 @@ impl<E: Entry> Master<E> {
                 Var::Slack(j) => a[j * width + k] = 1.0,
                 Var::Column(c) => {
                     for (i, v) in self.columns[*c].iter().enumerate() {
-                        a[i * width + k] = (*v).into();
+                        a[i * width + k] = f64::from(*v);
                     }
                 }
             }
@@ -617,7 +618,7 @@ impl<E: Entry> Master<E> {
                     Var::Slack(j) => self.rhs[j] += lift,
                     Var::Column(c) => {
                         for (b, a) in self.rhs.iter_mut().zip(&self.columns[c]) {
-                            *b += lift * Into::<f64>::into(*a);
+                            *b += lift * f64::from(*a);
                         }
                     }
                 }
@@ -685,8 +686,10 @@ mod tests {
     #[test]
     fn solves_the_seeds_n4_symmetric_game_incrementally() {
         // Section 1.13: the symmetric payoff matrix A_s for N = 4 (doubled) has value 4.
-        let columns: Vec<Vec<u16>> =
-            [[5, 5], [4, 6], [4, 5], [3, 7], [3, 7], [5, 3], [4, 4]].map(|c| c.to_vec()).into();
+        let columns: Vec<Vec<f64>> =
+            [[5.0, 5.0], [4.0, 6.0], [4.0, 5.0], [3.0, 7.0], [3.0, 7.0], [5.0, 3.0], [4.0, 4.0]]
+                .map(|c| c.to_vec())
+                .into();
         let mut master = Master::new(2, &columns[..1]);
         assert!((1.0 / master.solve().objective - 5.0).abs() < 1e-12);
         for column in &columns[1..] {
@@ -704,12 +707,12 @@ mod tests {
     }
 
     /// The value of max 1'x, S x <= 1, x >= 0 by microlp, a maintained LP solver.
-    fn reference_objective(s: &[Vec<u16>], m: usize) -> f64 {
+    fn reference_objective(s: &[Vec<f64>], m: usize) -> f64 {
         use microlp::{ComparisonOp, OptimizationDirection, Problem};
         let mut problem = Problem::new(OptimizationDirection::Maximize);
         let vars: Vec<_> = s.iter().map(|_| problem.add_var(1.0, (0.0, f64::INFINITY))).collect();
         for i in 0..m {
-            let row: Vec<_> = vars.iter().zip(s).map(|(v, col)| (*v, f64::from(col[i]))).collect();
+            let row: Vec<_> = vars.iter().zip(s).map(|(v, col)| (*v, col[i])).collect();
             problem.add_constraint(&row, ComparisonOp::Le, 1.0);
         }
         problem.solve().expect("bounded and feasible").into_solution().expect("optimal").objective()
@@ -727,14 +730,15 @@ mod tests {
 
     /// Random small games with many ties, columns added one by one; `setup`
     /// changes the master's stall handling before the first solve.
-    fn random_games_agree_with_microlp(setup: impl Fn(&mut Master<u16>), tolerance: f64) {
+    fn random_games_agree_with_microlp(setup: impl Fn(&mut Master), tolerance: f64) {
         use rand::{RngExt, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
         for _ in 0..200 {
             let m = rng.random_range(1..=12);
             let k = rng.random_range(1..=30);
             // Small entries make ties and degenerate vertices common.
-            let columns: Vec<Vec<u16>> = (0..k).map(|_| (0..m).map(|_| rng.random_range(1..=6u16)).collect()).collect();
+            let columns: Vec<Vec<f64>> =
+                (0..k).map(|_| (0..m).map(|_| f64::from(rng.random_range(1..=6u8))).collect()).collect();
             let mut master = Master::new(m, &columns[..1]);
             setup(&mut master);
             master.solve();

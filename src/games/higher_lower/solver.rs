@@ -7,7 +7,6 @@
 //! value is an upper bound. The methods are the seed's variants and ours,
 //! selectable for side-by-side comparison.
 
-use super::kernels::Entry;
 use super::master::{Master, Var};
 use super::pricing::{depth_limited_dp, interval_dp, knuth_dp, knuth_dp_f64};
 use super::symmetric::SymmetricGame;
@@ -120,16 +119,6 @@ pub struct SolveOptions {
     /// Whether `auto` solves its early masters only to a tenth of the gap
     /// (`LOOSE_MASTER`); off, every master to full precision (for benchmarks).
     pub loose_master: bool,
-    /// Whether the master keeps its tree columns as u16 (a quarter of f64's
-    /// bytes per pricing scan); off, as f32 (half), for benchmarks.
-    pub u16_columns: bool,
-}
-
-impl SolveOptions {
-    /// The method with every speed-up on (what sweeps use).
-    pub fn new(method: Method, tolerance: f64, max_rounds: u32) -> Self {
-        SolveOptions { method, tolerance, max_rounds, working_set: true, loose_master: true, u16_columns: true }
-    }
 }
 
 /// Weight of the guess in the seed's mixing heuristic at the start.
@@ -172,11 +161,6 @@ const CARRY_GAP: f64 = 1e-4;
 /// Solves the game for `n` keys; `previous` is the solution for n - 1 (used by
 /// the methods that warm-start).
 pub fn solve(n: usize, options: &SolveOptions, previous: Option<&FloatSolution>) -> FloatSolution {
-    if options.u16_columns { solve_in::<u16>(n, options, previous) } else { solve_in::<f32>(n, options, previous) }
-}
-
-/// `solve` with the master's columns stored as `E`.
-fn solve_in<E: Entry + From<u16>>(n: usize, options: &SolveOptions, previous: Option<&FloatSolution>) -> FloatSolution {
     let start = Instant::now();
     let game = SymmetricGame::new(n);
     let previous = previous.filter(|p| p.n + 1 == n && options.method.uses_previous());
@@ -189,7 +173,7 @@ fn solve_in<E: Entry + From<u16>>(n: usize, options: &SolveOptions, previous: Op
     // N = 501..506 about equal (46 s in all): there the guess is poor and the
     // master's pivots, not the start, dominate.
     let mut columns = Columns::default();
-    let mut master = Master::<E>::new(game.rows(), &[]);
+    let mut master = Master::new(game.rows(), &[]);
     master.set_working_set(options.working_set);
     if options.method == Method::Auto
         && let Some(prev) = previous
@@ -362,10 +346,10 @@ struct Columns {
 
 impl Columns {
     /// Adds the tree's column to the master unless an equal column is there.
-    fn add<E: Entry + From<u16>>(&mut self, game: &SymmetricGame, master: &mut Master<E>, tree: Tree) {
+    fn add(&mut self, game: &SymmetricGame, master: &mut Master, tree: Tree) {
         let column = game.column(&tree);
         if !self.seen.contains(&column) {
-            master.add_column(&column.iter().map(|&s| E::from(s)).collect::<Vec<_>>());
+            master.add_column(&column.iter().map(|&s| f64::from(s)).collect::<Vec<_>>());
             self.seen.insert(column);
             self.trees.push(canonical(tree));
         }
@@ -430,9 +414,7 @@ fn cold_start(game: &SymmetricGame, tolerance: f64) -> (Vec<f64>, Vec<Tree>) {
     let outer = COLD_OUTER_ROWS.min(m);
     let coarse = CoarseGame::new(game, outer, (m - outer).max(1));
     let mut trees = vec![canonical(knuth_dp(&vec![1.0; game.n]).tree)];
-    // Block averages are not integers: this master keeps its columns in f32.
-    let single = |column: &[f64]| column.iter().map(|&v| v as f32).collect::<Vec<f32>>();
-    let mut master = Master::new(coarse.rows(), &trees.iter().map(|t| single(&coarse.column(t))).collect::<Vec<_>>());
+    let mut master = Master::new(coarse.rows(), &trees.iter().map(|t| coarse.column(t)).collect::<Vec<_>>());
     loop {
         let optimum = master.solve();
         let guess = coarse.expand(&optimum.duals);
@@ -442,7 +424,7 @@ fn cold_start(game: &SymmetricGame, tolerance: f64) -> (Vec<f64>, Vec<Tree>) {
         if gain <= tolerance || trees.contains(&best) {
             return (guess, trees);
         }
-        master.add_column(&single(&column));
+        master.add_column(&column);
         trees.push(best);
     }
 }
@@ -523,7 +505,7 @@ mod tests {
     use super::*;
 
     fn options(method: Method) -> SolveOptions {
-        SolveOptions::new(method, 1e-10, 1_000_000)
+        SolveOptions { method, tolerance: 1e-10, max_rounds: 1_000_000, working_set: true, loose_master: true }
     }
 
     #[test]
@@ -531,7 +513,7 @@ mod tests {
         let n = 7;
         let game = SymmetricGame::new(n);
         let trees = crate::games::higher_lower::tree::all_trees(n);
-        let mut master = Master::<u16>::new(game.rows(), &[]);
+        let mut master = Master::new(game.rows(), &[]);
         let mut columns = Columns::default();
         for tree in &trees {
             columns.add(&game, &mut master, tree.clone());
