@@ -15,7 +15,7 @@ use gamesweep::games::higher_lower::solver::{FloatSolution, Method, SolveOptions
 use std::time::Instant;
 
 fn options(method: Method) -> SolveOptions {
-    SolveOptions { method, tolerance: 1e-10, max_rounds: 10_000_000, working_set: true, loose_master: true }
+    SolveOptions::new(method, 1e-10, 10_000_000)
 }
 
 fn list<T>(var: &str, default: &str, parse: impl Fn(&str) -> T) -> Vec<T> {

@@ -21,13 +21,7 @@ fn main() {
         .collect();
     println!("{:>5}  {:>12}  {:>14}  {:>12}  {:>8}", "N", "float solve", "exact stage", "certificate", "digits");
     for n in ns {
-        let options = SolveOptions {
-            method: Method::Auto,
-            tolerance: 1e-10,
-            max_rounds: 10_000_000,
-            working_set: true,
-            loose_master: true,
-        };
+        let options = SolveOptions::new(Method::Auto, 1e-10, 10_000_000);
         let start = Instant::now();
         let float = solve(n, &options, None);
         let float_seconds = start.elapsed().as_secs_f64();

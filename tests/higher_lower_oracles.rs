@@ -10,13 +10,7 @@ use gamesweep::games::higher_lower::tree::all_trees;
 use microlp::{ComparisonOp, OptimizationDirection, Problem};
 
 fn ours(n: usize) -> f64 {
-    let options = SolveOptions {
-        method: Method::Auto,
-        tolerance: 1e-10,
-        max_rounds: 100_000,
-        working_set: true,
-        loose_master: true,
-    };
+    let options = SolveOptions::new(Method::Auto, 1e-10, 100_000);
     to_f64(&exact_stage(&solve(n, &options, None)).expect("exact stage").value)
 }
 

@@ -8,13 +8,7 @@ use gamesweep::games::higher_lower::solver::{FloatSolution, Method, SolveOptions
 use gamesweep::published;
 
 fn solved(n: usize, previous: Option<&FloatSolution>) -> (FloatSolution, ExactOutcome) {
-    let options = SolveOptions {
-        method: Method::Auto,
-        tolerance: 1e-10,
-        max_rounds: 10_000_000,
-        working_set: true,
-        loose_master: true,
-    };
+    let options = SolveOptions::new(Method::Auto, 1e-10, 10_000_000);
     let float = solve(n, &options, previous);
     let exact = exact_stage(&float).unwrap_or_else(|why| panic!("N = {n}: {why}"));
     (float, exact)

@@ -444,13 +444,7 @@ mod tests {
         use crate::games::higher_lower::conjectures;
         use crate::games::higher_lower::exact_stage::exact_stage;
         use crate::games::higher_lower::solver::{Method, SolveOptions, solve};
-        let options = SolveOptions {
-            method: Method::Auto,
-            tolerance: 1e-10,
-            max_rounds: 100_000,
-            working_set: true,
-            loose_master: true,
-        };
+        let options = SolveOptions::new(Method::Auto, 1e-10, 100_000);
         // (N with other optimal strategies found, probes seen to vary, probes proven constant and seen to agree)
         let (mut with_others, mut varied, mut agreed) = (0, 0, 0);
         let mut decided_beyond_unique: [Vec<usize>; 2] = Default::default();

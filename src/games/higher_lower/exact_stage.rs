@@ -229,13 +229,7 @@ mod tests {
     fn johnsons_values_exactly() {
         let johnson =
             [(1, 1), (3, 2), (9, 5), (2, 1), (20, 9), (12, 5), (23, 9), (27, 10), (31, 11), (35, 12), (187, 62)];
-        let options = SolveOptions {
-            method: Method::Auto,
-            tolerance: 1e-10,
-            max_rounds: 100_000,
-            working_set: true,
-            loose_master: true,
-        };
+        let options = SolveOptions::new(Method::Auto, 1e-10, 100_000);
         for (i, (p, q)) in johnson.into_iter().enumerate() {
             let float = solve(i + 1, &options, None);
             let exact = exact_stage(&float).unwrap();
@@ -247,20 +241,8 @@ mod tests {
     #[test]
     fn repairs_a_basis_stopped_early() {
         // A loose tolerance stops the float solver before optimality; the exact stage must pivot on.
-        let loose = SolveOptions {
-            method: Method::Dresher,
-            tolerance: 0.05,
-            max_rounds: 100_000,
-            working_set: true,
-            loose_master: true,
-        };
-        let tight = SolveOptions {
-            method: Method::Auto,
-            tolerance: 1e-10,
-            max_rounds: 100_000,
-            working_set: true,
-            loose_master: true,
-        };
+        let loose = SolveOptions::new(Method::Dresher, 0.05, 100_000);
+        let tight = SolveOptions::new(Method::Auto, 1e-10, 100_000);
         let n = 40;
         let early = exact_stage(&solve(n, &loose, None)).unwrap();
         let proper = exact_stage(&solve(n, &tight, None)).unwrap();

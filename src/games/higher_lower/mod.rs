@@ -103,13 +103,7 @@ impl Task for HigherLowerTask {
     /// form of N - 1's solution whether it was just solved or loaded, so a
     /// resumed task solves exactly as an uninterrupted one.
     fn run(&self, context: &dyn TaskContext) -> anyhow::Result<Vec<Table>> {
-        let options = SolveOptions {
-            method: self.method,
-            tolerance: self.tolerance,
-            max_rounds: 10_000_000,
-            working_set: true,
-            loose_master: true,
-        };
+        let options = SolveOptions::new(self.method, self.tolerance, 10_000_000);
         let mut previous: Option<FloatSolution> = None;
         let mut per_n = Vec::with_capacity(self.ns.len());
         for (k, &n) in self.ns.iter().enumerate() {

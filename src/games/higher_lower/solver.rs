@@ -121,6 +121,13 @@ pub struct SolveOptions {
     pub loose_master: bool,
 }
 
+impl SolveOptions {
+    /// The method with every speed-up on (what sweeps use).
+    pub fn new(method: Method, tolerance: f64, max_rounds: u32) -> Self {
+        SolveOptions { method, tolerance, max_rounds, working_set: true, loose_master: true }
+    }
+}
+
 /// Weight of the guess in the seed's mixing heuristic at the start.
 const GUESS_WEIGHT: f64 = 0.9;
 /// The points `auto` prices each round, as weights of the stability centre in
@@ -505,7 +512,7 @@ mod tests {
     use super::*;
 
     fn options(method: Method) -> SolveOptions {
-        SolveOptions { method, tolerance: 1e-10, max_rounds: 1_000_000, working_set: true, loose_master: true }
+        SolveOptions::new(method, 1e-10, 1_000_000)
     }
 
     #[test]
