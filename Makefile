@@ -15,12 +15,14 @@ run: build
 	$(BIN) report data/quick
 
 # Everything CI checks: formatting, lints, unit + integration tests (release
-# mode: the exact solvers are heavy), and the end-to-end smoke test with polars.
+# mode: the exact solvers are heavy), the end-to-end smoke test with polars,
+# and the job array on a real one-node Slurm (skipped unless root).
 test:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --release --all-targets -- -D warnings
 	$(CARGO) test --release
 	scripts/smoke-test.sh
+	scripts/test-slurm.sh
 
 # Full reproduction of the published results (overnight at most).
 thesis: build

@@ -11,7 +11,7 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
 for k in 0 1; do
-  SLURM_ARRAY_TASK_ID=$k SLURM_ARRAY_TASK_COUNT=2 GAMESWEEP_BIN=$bin scripts/slurm-sweep.sh configs/quick.toml "$out"
+  SLURM_ARRAY_TASK_ID=$k GAMESWEEP_BIN=$bin scripts/slurm-sweep.sh configs/quick.toml "$out" 2
 done
 "$bin" verify "$out"
 "$bin" report "$out" >/dev/null

@@ -58,7 +58,17 @@ pub trait Task: Send + Sync {
     fn cost_hint(&self) -> f64 {
         1.0
     }
+    /// Rough peak memory in MB of one worker thread running this task, for
+    /// cluster resource requests (`gamesweep plan`, scripts/slurm-sweep.sh).
+    fn memory_hint_mb(&self) -> u64 {
+        DEFAULT_MEMORY_HINT_MB
+    }
 }
+
+/// The memory hint of a task that gives none. Measured peak with one worker
+/// (`/usr/bin/time -v gamesweep run --jobs 1`): 71 MB for configs/quick.toml,
+/// 362 MB for every task of configs/thesis.toml but higher-lower's.
+pub const DEFAULT_MEMORY_HINT_MB: u64 = 512;
 
 /// What a running task may ask of the orchestrator. A task is the unit of
 /// resume, so a long one saves each finished step here: a rerun after a kill

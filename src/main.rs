@@ -2,6 +2,7 @@
 //! failed (or an internal error), 2 bad input.
 
 use clap::{Parser, Subcommand};
+use gamesweep::config::ConfigFile;
 use gamesweep::error::UserError;
 use gamesweep::game::Status;
 use gamesweep::games;
@@ -9,6 +10,7 @@ use gamesweep::games::fritzen::query::FritzenQuery;
 use gamesweep::games::risk::query::RiskQuery;
 use gamesweep::sweep::{RunOptions, Shard};
 use gamesweep::verify::Finding;
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -61,6 +63,19 @@ enum Command {
         /// Worker threads [default: all cores].
         #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
         jobs: Option<u16>,
+    },
+    /// List a config's tasks without running them: index, game, task id, cost
+    /// hint and memory estimate, tab-separated with a header line.
+    ///
+    /// The index is what --shard K/N selects by (index modulo N = K), so
+    /// `--shard` here lists exactly the tasks one array task runs.
+    /// scripts/slurm-sweep.sh sizes its job array and memory request from it.
+    Plan {
+        /// The TOML config (see configs/).
+        config: PathBuf,
+        /// List only the tasks of this shard.
+        #[arg(long, value_name = "K/N", default_value = "0/1")]
+        shard: Shard,
     },
     /// Write DIR/report/index.md: the published numbers beside ours.
     Report {
@@ -183,6 +198,23 @@ fn execute(command: Command) -> anyhow::Result<ExitCode> {
                     "gamesweep: not everything planned is certified (see above); `gamesweep run` recomputes what is missing or damaged"
                 );
                 Ok(ExitCode::FAILURE)
+            }
+        }
+        Command::Plan { config, shard } => {
+            let config = ConfigFile::load(&config)?;
+            let planned = gamesweep::sweep::plan(&games, &config)?;
+            let mut stdout = std::io::stdout().lock();
+            let lines = planned.iter().filter(|t| shard.contains(t.index)).map(|t| {
+                let (cost, memory) = (t.task.cost_hint(), t.task.memory_hint_mb());
+                format!("{}\t{}\t{}\t{cost:.3e}\t{memory}", t.index, t.game.name(), t.id)
+            });
+            let written = std::iter::once("index\tgame\ttask\tcost_hint\tmemory_mb".to_string())
+                .chain(lines)
+                .try_for_each(|line| writeln!(stdout, "{line}"));
+            match written {
+                // A reader that stops early (`| head`) is not an error.
+                Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => Err(error.into()),
+                _ => Ok(ExitCode::SUCCESS),
             }
         }
         Command::Report { dir } => {

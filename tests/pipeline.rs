@@ -277,9 +277,22 @@ fn shards_together_equal_the_unsharded_run() {
     let mut counts = Vec::new();
     for k in 0..3 {
         let shard = format!("{k}/3");
+        let before = markers(&sharded, "risk");
         let out = run(&["run", config.to_str().unwrap(), "--out", sharded.to_str().unwrap(), "--shard", &shard]);
         assert!(out.status.success(), "{}", stderr(&out));
+        let new: Vec<String> = markers(&sharded, "risk").into_iter().filter(|id| !before.contains(id)).collect();
         counts.push(markers(&sharded, "risk").len());
+        // `gamesweep plan --shard` lists exactly what that shard's run computes.
+        let plan = run(&["plan", config.to_str().unwrap(), "--shard", &shard]);
+        assert!(plan.status.success(), "{}", stderr(&plan));
+        let listed: Vec<String> = String::from_utf8_lossy(&plan.stdout)
+            .lines()
+            .skip(1)
+            .map(|line| line.split('\t').nth(2).unwrap().to_string())
+            .collect();
+        let mut sorted = listed.clone();
+        sorted.sort();
+        assert_eq!(sorted, new, "shard {shard}");
     }
     assert_eq!(counts, [2, 4, 6], "each shard runs its third of the 6 tasks");
     let out = run(&["run", config.to_str().unwrap(), "--out", whole.to_str().unwrap()]);
