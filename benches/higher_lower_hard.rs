@@ -1,14 +1,14 @@
 //! The hard N of higher-lower, just below powers of two: warm chains solved
 //! as a sweep solves them (the first N cold, each next one warm from the
 //! previous), by the master before working sets on one thread ("old") and
-//! with the working set on one and on two threads ("new"), and with loosely
-//! solved early masters as well, side by side in
-//! one run: seconds (median of the runs), pricing rounds, simplex pivots and
+//! with the working set on one and on two threads ("new"), with loosely
+//! solved early masters as well, and with points toward the averaged duals
+//! priced as well (on one and two threads), side by side in one run: seconds (median of the runs), pricing rounds, simplex pivots and
 //! the ratio to "old". All use the cache-friendly Knuth DP.
 //!
 //!   cargo bench --bench higher_lower_hard                       # chains 249..256 and 505..512
 //!   HL_HARD_CHAINS=505-512,1009-1016 HL_HARD_RUNS=1 cargo bench --bench higher_lower_hard
-//!   HL_HARD_VARIANTS=3,4 cargo bench --bench higher_lower_hard  # only these (1-based); the first is the base
+//!   HL_HARD_VARIANTS=5,6 cargo bench --bench higher_lower_hard  # only these (1-based); the first is the base
 
 mod common;
 use common::human;
@@ -20,14 +20,60 @@ struct Variant {
     name: &'static str,
     working_set: bool,
     loose_master: bool,
+    averaged_duals: bool,
     threads: usize,
 }
 
-const VARIANTS: [Variant; 4] = [
-    Variant { name: "old: whole pool priced, 1 thread", working_set: false, loose_master: false, threads: 1 },
-    Variant { name: "new: working set, 1 thread", working_set: true, loose_master: false, threads: 1 },
-    Variant { name: "new: working set, 2 threads", working_set: true, loose_master: false, threads: 2 },
-    Variant { name: "new: + loose masters, 2 threads", working_set: true, loose_master: true, threads: 2 },
+const VARIANTS: [Variant; 7] = [
+    Variant {
+        name: "old: whole pool priced, 1 thread",
+        working_set: false,
+        loose_master: false,
+        averaged_duals: false,
+        threads: 1,
+    },
+    Variant {
+        name: "new: working set, 1 thread",
+        working_set: true,
+        loose_master: false,
+        averaged_duals: false,
+        threads: 1,
+    },
+    Variant {
+        name: "new: working set, 2 threads",
+        working_set: true,
+        loose_master: false,
+        averaged_duals: false,
+        threads: 2,
+    },
+    Variant {
+        name: "new: + loose masters, 2 threads",
+        working_set: true,
+        loose_master: true,
+        averaged_duals: false,
+        threads: 2,
+    },
+    Variant {
+        name: "new: + loose masters, 1 thread",
+        working_set: true,
+        loose_master: true,
+        averaged_duals: false,
+        threads: 1,
+    },
+    Variant {
+        name: "new: + averaged duals, 1 thread",
+        working_set: true,
+        loose_master: true,
+        averaged_duals: true,
+        threads: 1,
+    },
+    Variant {
+        name: "new: + averaged duals, 2 threads",
+        working_set: true,
+        loose_master: true,
+        averaged_duals: true,
+        threads: 2,
+    },
 ];
 
 /// (seconds, rounds, pivots) of one chain, solved in a pool of `threads`.
@@ -39,6 +85,7 @@ fn chain(first: usize, last: usize, variant: &Variant) -> (f64, u64, u64) {
         max_rounds: 10_000_000,
         working_set: variant.working_set,
         loose_master: variant.loose_master,
+        averaged_duals: variant.averaged_duals,
     };
     pool.install(|| {
         let start = Instant::now();
