@@ -85,7 +85,7 @@ setpriv --reuid=munge --regid=munge --clear-groups munged --foreground --force -
   --log-file="$tmp/munge/munged.log" >"$tmp/munged.stderr" 2>&1 &
 pids+=($!)
 
-# Slurm: one node of 2 CPUs and 4 GB, everything under $tmp, ports of its own.
+# Slurm: one node of 2 CPUs and 6 GB, everything under $tmp, ports of its own.
 # Two free ports, bound at once so that they differ.
 read -r ctld_port slurmd_port < <(python3 -c 'import socket
 s = [socket.socket() for _ in range(2)]
@@ -122,7 +122,7 @@ ReturnToService=2
 MinJobAge=3600
 SlurmdParameters=config_overrides
 PlugStackConfig=$tmp/plugstack.conf
-NodeName=gsnode NodeHostname=$host NodeAddr=127.0.0.1 CPUs=2 RealMemory=4000 State=UNKNOWN
+NodeName=gsnode NodeHostname=$host NodeAddr=127.0.0.1 CPUs=2 RealMemory=6000 State=UNKNOWN
 PartitionName=test Nodes=gsnode Default=YES MaxTime=INFINITE State=UP
 EOF
 touch "$tmp/plugstack.conf"
@@ -170,8 +170,8 @@ shard_ids() { "$bin" plan "$1" --shard "$2" | awk 'NR > 1 { print $2 "/" $3 }' |
 # 1. The quick config as a 4-task array, verify chained after it.
 out=$tmp/quick
 job=$(sbatch --parsable --array=0-3 --cpus-per-task=1 scripts/slurm-sweep.sh configs/quick.toml "$out" 4)
-check=$(sbatch --parsable --dependency="afterok:$job" scripts/slurm-sweep.sh verify "$out")
-echo "test-slurm: submitted array job $job (sbatch --array=0-3 scripts/slurm-sweep.sh configs/quick.toml OUT 4) and verify job $check (--dependency=afterok:$job)"
+check=$(sbatch --parsable --dependency="afterok:$job" --mem=4G scripts/slurm-sweep.sh verify "$out")
+echo "test-slurm: submitted array job $job (sbatch --array=0-3 scripts/slurm-sweep.sh configs/quick.toml OUT 4) and verify job $check (sbatch --dependency=afterok:$job --mem=4G scripts/slurm-sweep.sh verify OUT)"
 wait_job "$job"
 wait_job "$check"
 states "$job"
