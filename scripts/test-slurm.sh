@@ -22,6 +22,11 @@ skip() {
   exit 0
 }
 [[ $(id -u) == 0 ]] || skip "needs root (munged runs as the munge user, slurmd as root)"
+daemons() { ps -eo pid,user,args | awk 'NR == 1 || /[m]unged|[s]lurmctld|[s]lurmd/'; }
+echo "test-slurm: Slurm and munge processes before:"
+daemons
+daemon_pids() { for name in munged slurmctld slurmd; do pgrep -x "$name" || true; done | sort; }
+pids_before=$(daemon_pids)
 if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null || ! command -v sbatch >/dev/null || ! command -v munged >/dev/null; then
   command -v apt-get >/dev/null || skip "Slurm is not installed and there is no apt-get to install it"
   echo "test-slurm: installing slurmctld slurmd slurm-client munge"
@@ -29,6 +34,12 @@ if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null || ! comm
   apt-get install -y -q slurmctld slurmd slurm-client munge >/dev/null 2>&1 ||
     { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q slurmctld slurmd slurm-client munge >/dev/null 2>&1; } ||
     skip "could not install slurmctld slurmd slurm-client munge (no package access)"
+  # Where an init system started the packages' own services, stop them: the
+  # test runs daemons of its own only, and leaves none behind.
+  for pid in $(comm -13 <(echo "$pids_before") <(daemon_pids)); do
+    echo "test-slurm: stopping $(ps -o comm= -p "$pid") (pid $pid), started by the package installation"
+    kill "$pid" 2>/dev/null || true
+  done
 fi
 id munge >/dev/null 2>&1 || skip "the munge package created no munge user"
 
@@ -44,9 +55,6 @@ phase() {
   echo "test-slurm: [$((now - phase_start)) s] $*"
   phase_start=$now
 }
-daemons() { ps -eo pid,user,args | awk 'NR == 1 || /[m]unged|[s]lurmctld|[s]lurmd/'; }
-echo "test-slurm: Slurm and munge processes before:"
-daemons
 git_before=$(git status --porcelain 2>/dev/null || true)
 
 tmp=$(mktemp -d /tmp/gamesweep-slurm.XXXXXX)
