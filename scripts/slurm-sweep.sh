@@ -116,7 +116,7 @@ esac
 config=$1
 out=${2:-}
 [[ -n $out ]] || usage
-log_to "$out" "gamesweep-${SLURM_ARRAY_JOB_ID:-local}_${SLURM_ARRAY_TASK_ID:-x}"
+log_to "$out" "gamesweep-${SLURM_ARRAY_JOB_ID:-${SLURM_JOB_ID:-local}}_${SLURM_ARRAY_TASK_ID:-none}"
 id=${SLURM_ARRAY_TASK_ID:?not in a Slurm job array (submit with sbatch --array=0-<S-1>, or use: slurm-sweep.sh submit)}
 shards=${3:-}
 [[ -n $shards ]] || {
