@@ -74,26 +74,6 @@ pub struct Pivots {
     upper: Vec<Vec<u64>>,
 }
 
-impl Pivots {
-    /// Whether `f` is a combination of the pivot rows modulo p. An exact
-    /// combination of them has denominators dividing the pivot submatrix's
-    /// determinant, which p does not divide, so it is one modulo p as well:
-    /// `false` rules out every combination an exact solve on the pivot
-    /// submatrix could find, at the cost of one pass over U.
-    pub fn spans_mod_p(&self, f: &[i64]) -> bool {
-        let mut g: Vec<u64> = f.iter().map(|&x| residue(x)).collect();
-        for (u, &col) in self.upper.iter().zip(&self.cols) {
-            if g[col] != 0 {
-                let factor = PRIME - mul(g[col], inverse(u[col]));
-                for (x, &y) in g[col..].iter_mut().zip(&u[col..]) {
-                    *x = reduce(u128::from(factor) * u128::from(y) + u128::from(*x));
-                }
-            }
-        }
-        g.iter().all(|&x| x == 0)
-    }
-}
-
 /// x mod p in 0..p.
 fn residue(x: i64) -> u64 {
     x.rem_euclid(PRIME as i64) as u64
@@ -244,25 +224,6 @@ mod tests {
             assert_ne!(det(&submatrix(&rows, &p)), 0, "pick {pick:b}");
             assert_eq!(rank_mod_p(&rows), independent);
         }
-    }
-
-    #[test]
-    fn row_space_membership_modulo_p() {
-        // Rows of rank 2 with a zero column and a dependent row.
-        let rows = vec![vec![0, 1, 0, -1], vec![0, 0, 1, 1], vec![0, 1, 1, 0]];
-        let p = pivots_mod_p(&rows);
-        assert!(p.spans_mod_p(&[0, 2, -3, -5]));
-        assert!(p.spans_mod_p(&[0, 0, 0, 0]));
-        assert!(!p.spans_mod_p(&[1, 0, 0, 0]), "the zero column");
-        assert!(!p.spans_mod_p(&[0, 1, 1, 1]));
-        // Full rank: everything is spanned; no rows: only zero.
-        let p = pivots_mod_p(&[vec![0, 1, 2], vec![3, 0, 1], vec![1, 1, 0]]);
-        assert!(p.spans_mod_p(&[5, -7, 11]));
-        let none = pivots_mod_p(&[vec![0, 0]]);
-        assert!(none.spans_mod_p(&[0, 0]) && !none.spans_mod_p(&[0, 3]));
-        // Modulo p only: (1, 1 + p) is the row (1, 1).
-        let prime = PRIME as i64;
-        assert!(pivots_mod_p(&[vec![1, 1]]).spans_mod_p(&[1, 1 + prime]));
     }
 
     #[test]

@@ -37,10 +37,6 @@ pub struct ExactOutcome {
     pub certificate: Certificate,
     /// Proven that alpha is Alice's only optimal strategy (rank test); false: unproven.
     pub alice_unique: bool,
-    /// The linear conjectures (by name) whose functional is proven constant on
-    /// all of Alice's optimal strategies, so alpha's verdict is every optimal
-    /// alpha's (`conjectures::constant_on_face`); not listed: unproven.
-    pub constant_on_face: Vec<&'static str>,
     pub seconds: f64,
 }
 
@@ -78,7 +74,6 @@ pub fn exact_stage(float: &FloatSolution) -> Result<ExactOutcome, String> {
             let alice_unique = alice_unique(&value, &bob);
             return Ok(ExactOutcome {
                 alice_unique,
-                constant_on_face: super::conjectures::constant_on_face(&value, &bob, alice_unique),
                 value,
                 alpha,
                 bob,

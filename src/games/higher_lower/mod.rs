@@ -6,6 +6,7 @@
 pub mod certificate;
 pub mod conjectures;
 pub mod exact_stage;
+pub mod face;
 mod figures;
 mod kernels;
 pub mod master;
@@ -13,8 +14,10 @@ pub mod pricing;
 mod report;
 pub mod solver;
 pub mod symmetric;
+mod proofs;
 mod tables;
 pub mod tree;
+pub mod verdicts;
 mod verify;
 
 use crate::config::Section;
@@ -119,12 +122,14 @@ impl Task for HigherLowerTask {
                     let float = solver::solve(n, &options, previous.as_ref());
                     let exact = exact_stage::exact_stage(&float)
                         .map_err(|why| anyhow::anyhow!("N = {n}: exact stage failed: {why}"))?;
+                    let face = verdicts::face_stage(&exact)
+                        .map_err(|why| anyhow::anyhow!("N = {n}: deciding the conjectures over the optimal face failed: {why}"))?;
                     context.progress(&format!(
-                        "N = {n} certified ({:.1} s + {:.1} s exact), {of}",
-                        float.seconds, exact.seconds
+                        "N = {n} certified ({:.1} s + {:.1} s exact + {:.1} s face), {of}",
+                        float.seconds, exact.seconds, face.seconds
                     ));
                     let warm_start = tables::warm_start(&float)?;
-                    let mut step_tables = tables::tables(&[(float, exact)])?;
+                    let mut step_tables = tables::tables(&[(float, exact, face)])?;
                     step_tables.push(warm_start);
                     context.save_step(&step, &step_tables)?;
                     step_tables.into_iter().map(|t| (t.name.to_string(), t.batch)).collect()
@@ -271,7 +276,7 @@ mod tests {
             assert_eq!(whole.steps.borrow().len(), 14);
             assert_eq!(
                 expected.iter().map(|t| t.name).collect::<Vec<_>>(),
-                ["values", "alice", "bob", "trace", "conjectures"]
+                ["values", "alice", "bob", "trace", "conjectures", "conjecture_proofs", "face_trees"]
             );
 
             // Killed after N = 6: the rerun loads N = 1..6 and solves the rest warm.

@@ -4,6 +4,7 @@
 use crate::artifacts::columns::Columns;
 use crate::artifacts::columns::TableBuilder;
 use crate::game::{Dataset, ReportSection, Table};
+use super::verdicts;
 use crate::published;
 use arrow::record_batch::RecordBatch;
 use std::collections::BTreeMap;
@@ -197,21 +198,20 @@ fn guesses_beside_thesis(ranges: &[(u8, u32, u32)], ours: &BTreeMap<u32, u8>) ->
     ours.iter().map(|(&n, &g)| GuessRow { n, ours: g, thesis: thesis(n) }).collect()
 }
 
-/// Johnson's and Gilbert's conjectures over the run: where each applies,
-/// holds and fails, on how many N the verdict covers all of Alice's optimal
-/// strategies, and which failures are every optimal alpha's and which only
-/// the computed one's.
+/// Johnson's and Gilbert's conjectures over the run, decided over every
+/// optimal alpha: per conjecture the N where it holds for every optimal
+/// alpha, fails for every one, or depends on which (with witnesses).
 fn conjectures_section(md: &mut String, data: &dyn Dataset) -> anyhow::Result<Option<Table>> {
     let Some(table) = data.table("higher_lower", "conjectures")? else {
         return Ok(None);
     };
     let mut summary: Vec<ConjectureSummary> = Vec::new();
     let (n, method, name) = (table.u32s("n")?, table.strs("method")?, table.strs("name")?);
-    let (applies, holds, scope) = (table.bools("applies")?, table.bools("holds")?, table.strs("scope")?);
-    writeln!(md, "### Conjectures (Johnson, Gilbert) on Alice's optimal strategy\n")?;
+    let (applies, holds, verdict) = (table.bools("applies")?, table.bools("holds")?, table.strs("verdict")?);
+    writeln!(md, "### Conjectures (Johnson, Gilbert) over every optimal strategy of Alice's\n")?;
     writeln!(
         md,
-        "| conjecture | N checked | holds | verdict covers all optimal alpha on | fails for every optimal alpha at N | fails for the computed alpha only at N |\n|---|---|---|---|---|---|"
+        "| conjecture | N checked | holds for every optimal alpha | fails for every optimal alpha at N | depends on the optimal alpha at N | holds for the computed alpha |\n|---|---|---|---|---|---|"
     )?;
     for conjecture in super::conjectures::NAMES {
         // One row per N (the first method in name order, as elsewhere).
@@ -221,55 +221,45 @@ fn conjectures_section(md: &mut String, data: &dyn Dataset) -> anyhow::Result<Op
                 rows.insert(n.value(r), r);
             }
         }
-        // Every scope but "computed alpha" starts so (tables::SCOPE_UNIQUE, SCOPE_FACE).
-        let all_optimal = |r: usize| scope.value(r).starts_with("all optimal");
-        let failing = |every: bool| -> Vec<u32> {
-            rows.iter().filter(|&(_, &r)| !holds.value(r) && all_optimal(r) == every).map(|(n, _)| *n).collect()
+        let with = |v: &str| -> Vec<u32> {
+            rows.iter().filter(|&(_, &r)| verdict.value(r) == v).map(|(n, _)| *n).collect()
         };
-        let (fails_all, fails_computed) = (failing(true), failing(false));
-        let mut fails: Vec<u32> = fails_all.iter().chain(&fails_computed).copied().collect();
-        fails.sort_unstable();
         let row = ConjectureSummary {
             name: conjecture,
             checked: rows.len() as u32,
-            holds: (rows.len() - fails.len()) as u32,
-            fails_at: n_list(&fails),
-            alpha_unique: rows.values().filter(|&&r| scope.value(r) == super::tables::SCOPE_UNIQUE).count() as u32,
-            all_optimal: rows.values().filter(|&&r| all_optimal(r)).count() as u32,
-            fails_all_optimal: n_list(&fails_all),
-            fails_computed_only: n_list(&fails_computed),
+            holds_for_every: with(verdicts::HOLDS_FOR_EVERY).len() as u32,
+            fails_for_every: n_list(&with(verdicts::FAILS_FOR_EVERY)),
+            depends: n_list(&with(verdicts::DEPENDS)),
+            computed_holds: rows.values().filter(|&&r| holds.value(r)).count() as u32,
         };
         let or_none = |s: &str| if s.is_empty() { "none".to_string() } else { s.to_string() };
         writeln!(
             md,
-            "| {conjecture} | {} | {} | {} of {} N ({} with alpha unique) | {} | {} |",
+            "| {conjecture} | {} | {} N | {} | {} | {} N |",
             row.checked,
-            row.holds,
-            row.all_optimal,
-            row.checked,
-            row.alpha_unique,
-            or_none(&row.fails_all_optimal),
-            or_none(&row.fails_computed_only)
+            row.holds_for_every,
+            or_none(&row.fails_for_every),
+            or_none(&row.depends),
+            row.computed_holds
         )?;
         summary.push(row);
     }
     writeln!(
         md,
-        "\nThe verdict covers every optimal strategy of Alice's where alpha is proven unique, and for the two linear \
-         conjectures also where Bob's optimal mixture proves the conjecture's functional constant on Alice's optimal \
-         face (complementary slackness, exactly); elsewhere it is the computed alpha's, and another optimal alpha \
-         may decide otherwise.\n"
+        "\nEach verdict covers all of Alice's optimal strategies: linear programs over her optimal face, \
+         certified exactly (proven bounds where it holds or fails for every optimal alpha, two exact optimal \
+         witnesses where it depends; stored in `conjecture_proofs` and re-checked by `verify`). Gilbert's dips \
+         are checked as: at N/4, N/2 and 3N/4 the mean of alpha over the five nearest keys is below the mean over \
+         the keys 4..N-3.\n"
     )?;
     Ok(Some(
         TableBuilder::new()
             .str("name", summary.iter().map(|r| r.name))
             .u32("n_checked", summary.iter().map(|r| r.checked))
-            .u32("n_holds", summary.iter().map(|r| r.holds))
-            .str("fails_at", summary.iter().map(|r| r.fails_at.as_str()))
-            .u32("n_alpha_unique", summary.iter().map(|r| r.alpha_unique))
-            .u32("n_all_optimal", summary.iter().map(|r| r.all_optimal))
-            .str("fails_all_optimal", summary.iter().map(|r| r.fails_all_optimal.as_str()))
-            .str("fails_computed_only", summary.iter().map(|r| r.fails_computed_only.as_str()))
+            .u32("n_holds_for_every", summary.iter().map(|r| r.holds_for_every))
+            .str("fails_for_every_at", summary.iter().map(|r| r.fails_for_every.as_str()))
+            .str("depends_at", summary.iter().map(|r| r.depends.as_str()))
+            .u32("n_computed_holds", summary.iter().map(|r| r.computed_holds))
             .build("conjectures_summary")?,
     ))
 }
@@ -279,18 +269,14 @@ struct ConjectureSummary {
     name: &'static str,
     /// N where the conjecture applies.
     checked: u32,
+    /// N where it holds for every optimal alpha.
+    holds_for_every: u32,
+    /// N where it fails for every optimal alpha ("1..5, 9" style).
+    fails_for_every: String,
+    /// N where it holds for some optimal alpha and fails for another.
+    depends: String,
     /// N where it holds for the computed alpha.
-    holds: u32,
-    /// All failing N ("1..5, 9" style).
-    fails_at: String,
-    /// N where alpha is proven the only optimal strategy.
-    alpha_unique: u32,
-    /// N where the verdict is proven for every optimal alpha (alpha unique or f constant on the face).
-    all_optimal: u32,
-    /// Failing N where every optimal alpha fails.
-    fails_all_optimal: String,
-    /// Failing N where only the computed alpha is known to fail.
-    fails_computed_only: String,
+    computed_holds: u32,
 }
 
 /// "1..5, 9" for the N 1, 2, 3, 4, 5, 9; empty for none.
@@ -322,7 +308,6 @@ fn agree(ok: Option<bool>) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::higher_lower::tables::{SCOPE_COMPUTED, SCOPE_FACE, SCOPE_UNIQUE};
 
     /// A dataset holding only a conjectures table.
     struct Conjectures(RecordBatch);
@@ -345,26 +330,26 @@ mod tests {
     }
 
     #[test]
-    fn the_summary_separates_failures_of_every_optimal_alpha_from_the_computed_ones() {
-        // Johnson (2) at N = 7..12: holds with alpha unique (7), fails with f constant on
-        // the face (8, 9), fails for the computed alpha only (10), holds unproven (11),
-        // fails with alpha unique (12); plus a second method at N = 10 that is not read.
-        let rows: [(u32, &str, bool, &str); 7] = [
-            (7, "auto", true, SCOPE_UNIQUE),
-            (8, "auto", false, SCOPE_FACE),
-            (9, "auto", false, SCOPE_FACE),
-            (10, "auto", false, SCOPE_COMPUTED),
-            (10, "dresher", false, SCOPE_UNIQUE),
-            (11, "auto", true, SCOPE_COMPUTED),
-            (12, "auto", false, SCOPE_UNIQUE),
+    fn the_summary_lists_the_three_verdicts() {
+        // Johnson (2) at N = 7..11: holds for every alpha (7), fails for every (8, 9),
+        // depends (10, 11, the computed alpha failing at 10); plus a second method
+        // at N = 10 that is not read, and N = 6 where it does not apply.
+        let rows: [(u32, &str, bool, bool, &str); 7] = [
+            (6, "auto", false, false, verdicts::NOT_APPLICABLE),
+            (7, "auto", true, true, verdicts::HOLDS_FOR_EVERY),
+            (8, "auto", true, false, verdicts::FAILS_FOR_EVERY),
+            (9, "auto", true, false, verdicts::FAILS_FOR_EVERY),
+            (10, "auto", true, false, verdicts::DEPENDS),
+            (10, "dresher", true, true, verdicts::HOLDS_FOR_EVERY),
+            (11, "auto", true, true, verdicts::DEPENDS),
         ];
         let table = TableBuilder::new()
             .u32("n", rows.iter().map(|r| r.0))
             .str("method", rows.iter().map(|r| r.1))
             .str("name", rows.iter().map(|_| "alpha1_eq_2_alpha2"))
-            .bool("applies", rows.iter().map(|_| true))
-            .bool("holds", rows.iter().map(|r| r.2))
-            .str("scope", rows.iter().map(|r| r.3))
+            .bool("applies", rows.iter().map(|r| r.2))
+            .bool("holds", rows.iter().map(|r| r.3))
+            .str("verdict", rows.iter().map(|r| r.4))
             .str("detail", rows.iter().map(|_| ""))
             .build("conjectures")
             .unwrap();
@@ -374,11 +359,9 @@ mod tests {
         let row = row.unwrap();
         let text = |c: &str| summary.strs(c).unwrap().value(row).to_string();
         let count = |c: &str| summary.u32s(c).unwrap().value(row);
-        assert_eq!((count("n_checked"), count("n_holds")), (6, 2));
-        assert_eq!((count("n_alpha_unique"), count("n_all_optimal")), (2, 4));
-        assert_eq!(text("fails_at"), "8..10, 12");
-        assert_eq!(text("fails_all_optimal"), "8..9, 12");
-        assert_eq!(text("fails_computed_only"), "10");
-        assert!(md.contains("| alpha1_eq_2_alpha2 | 6 | 2 | 4 of 6 N (2 with alpha unique) | 8..9, 12 | 10 |"), "{md}");
+        assert_eq!((count("n_checked"), count("n_holds_for_every"), count("n_computed_holds")), (5, 1, 2));
+        assert_eq!(text("fails_for_every_at"), "8..9");
+        assert_eq!(text("depends_at"), "10..11");
+        assert!(md.contains("| alpha1_eq_2_alpha2 | 5 | 1 N | 8..9 | 10..11 | 2 N |"), "{md}");
     }
 }

@@ -1,9 +1,11 @@
 //! The higher-lower tables (schemas in the README): values, alice, bob, trace,
-//! conjectures; and `warm_start`, which only checkpoints hold.
+//! conjectures, conjecture_proofs and face_trees (`proofs`); and
+//! `warm_start`, which only checkpoints hold.
 
 use super::conjectures;
 use super::exact_stage::ExactOutcome;
 use super::solver::{FloatSolution, Method};
+use super::verdicts::FaceOutcome;
 use super::tree::Tree;
 use crate::artifacts::columns::{Columns, TableBuilder};
 use crate::exact::{format_pq, to_f64};
@@ -16,38 +18,44 @@ use arrow::record_batch::RecordBatch;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+/// One solved N: the float solution, its exact stage and its face stage.
+pub type Solved = (FloatSolution, ExactOutcome, FaceOutcome);
+
 /// All tables of one task from its solved N.
-pub fn tables(solved: &[(FloatSolution, ExactOutcome)]) -> anyhow::Result<Vec<Table>> {
+pub fn tables(solved: &[Solved]) -> anyhow::Result<Vec<Table>> {
     let method = |f: &FloatSolution| f.method.as_str();
     let values = TableBuilder::new()
-        .u32("n", solved.iter().map(|(f, _)| f.n as u32))
-        .str("method", solved.iter().map(|(f, _)| method(f)))
-        .str("value", solved.iter().map(|(_, e)| format_pq(&e.value)))
-        .f64("value_f64", solved.iter().map(|(_, e)| to_f64(&e.value)))
-        .f64("float_value_f64", solved.iter().map(|(f, _)| f.value))
-        .f64("float_lower_f64", solved.iter().map(|(f, _)| f.lower))
-        .u64("iterations", solved.iter().map(|(f, _)| f.iterations))
-        .u32("rounds", solved.iter().map(|(f, _)| f.rounds))
-        .u32("pricing_calls", solved.iter().map(|(f, _)| f.pricing_calls))
-        .u32("columns", solved.iter().map(|(f, _)| f.columns))
-        .u32("alice_support", solved.iter().map(|(_, e)| e.certificate.alice_support as u32))
-        .bool("alice_unique", solved.iter().map(|(_, e)| e.alice_unique))
-        .u32("bob_support", solved.iter().map(|(_, e)| e.certificate.bob_support as u32))
-        .u8("bob_max_guesses", solved.iter().map(|(_, e)| e.certificate.bob_max_guesses))
-        .u32("exact_pivots", solved.iter().map(|(_, e)| e.exact_pivots))
+        .u32("n", solved.iter().map(|(f, _, _)| f.n as u32))
+        .str("method", solved.iter().map(|(f, _, _)| method(f)))
+        .str("value", solved.iter().map(|(_, e, _)| format_pq(&e.value)))
+        .f64("value_f64", solved.iter().map(|(_, e, _)| to_f64(&e.value)))
+        .f64("float_value_f64", solved.iter().map(|(f, _, _)| f.value))
+        .f64("float_lower_f64", solved.iter().map(|(f, _, _)| f.lower))
+        .u64("iterations", solved.iter().map(|(f, _, _)| f.iterations))
+        .u32("rounds", solved.iter().map(|(f, _, _)| f.rounds))
+        .u32("pricing_calls", solved.iter().map(|(f, _, _)| f.pricing_calls))
+        .u32("columns", solved.iter().map(|(f, _, _)| f.columns))
+        .u32("alice_support", solved.iter().map(|(_, e, _)| e.certificate.alice_support as u32))
+        .bool("alice_unique", solved.iter().map(|(_, e, _)| e.alice_unique))
+        .u32("face_dimension", solved.iter().map(|(_, _, face)| face.dimension as u32))
+        .u32("bob_support", solved.iter().map(|(_, e, _)| e.certificate.bob_support as u32))
+        .u8("bob_max_guesses", solved.iter().map(|(_, e, _)| e.certificate.bob_max_guesses))
+        .u8("bob_tallest_at_least", solved.iter().map(|(_, _, face)| face.bob_tallest_at_least))
+        .u32("exact_pivots", solved.iter().map(|(_, e, _)| e.exact_pivots))
         .str(
             "exact_status",
-            solved.iter().map(|(_, e)| if e.repair_reason.is_none() { "certified" } else { "repaired" }),
+            solved.iter().map(|(_, e, _)| if e.repair_reason.is_none() { "certified" } else { "repaired" }),
         )
-        .str("repair_reason", solved.iter().map(|(_, e)| e.repair_reason.clone().unwrap_or_default()))
-        .bool("warm_started", solved.iter().map(|(f, _)| f.warm_started))
-        .f64("solve_seconds", solved.iter().map(|(f, _)| f.seconds))
-        .f64("exact_seconds", solved.iter().map(|(_, e)| e.seconds))
+        .str("repair_reason", solved.iter().map(|(_, e, _)| e.repair_reason.clone().unwrap_or_default()))
+        .bool("warm_started", solved.iter().map(|(f, _, _)| f.warm_started))
+        .f64("solve_seconds", solved.iter().map(|(f, _, _)| f.seconds))
+        .f64("exact_seconds", solved.iter().map(|(_, e, _)| e.seconds))
+        .f64("face_seconds", solved.iter().map(|(_, _, face)| face.seconds))
         .build("values")?;
 
     let alice: Vec<(u32, &str, u32, &crate::exact::Rational)> = solved
         .iter()
-        .flat_map(|(f, e)| e.alpha.iter().enumerate().map(move |(i, p)| (f.n as u32, method(f), i as u32 + 1, p)))
+        .flat_map(|(f, e, _)| e.alpha.iter().enumerate().map(move |(i, p)| (f.n as u32, method(f), i as u32 + 1, p)))
         .collect();
     let alice = TableBuilder::new()
         .u32("n", alice.iter().map(|r| r.0))
@@ -59,7 +67,7 @@ pub fn tables(solved: &[(FloatSolution, ExactOutcome)]) -> anyhow::Result<Vec<Ta
 
     let bob: Vec<(u32, &str, u32, &crate::exact::Rational, Vec<u8>)> = solved
         .iter()
-        .flat_map(|(f, e)| {
+        .flat_map(|(f, e, _)| {
             e.bob.iter().enumerate().map(move |(k, (t, y))| (f.n as u32, method(f), k as u32, y, t.depths().to_vec()))
         })
         .collect();
@@ -74,7 +82,7 @@ pub fn tables(solved: &[(FloatSolution, ExactOutcome)]) -> anyhow::Result<Vec<Ta
         .build("bob")?;
 
     let trace: Vec<(u32, &str, &super::solver::TracePoint)> =
-        solved.iter().flat_map(|(f, _)| f.trace.iter().map(move |t| (f.n as u32, method(f), t))).collect();
+        solved.iter().flat_map(|(f, _, _)| f.trace.iter().map(move |t| (f.n as u32, method(f), t))).collect();
     let trace = TableBuilder::new()
         .u32("n", trace.iter().map(|r| r.0))
         .str("method", trace.iter().map(|r| r.1))
@@ -86,10 +94,11 @@ pub fn tables(solved: &[(FloatSolution, ExactOutcome)]) -> anyhow::Result<Vec<Ta
 
     let checks: Vec<(u32, &str, &'static str, super::conjectures::Check)> = solved
         .iter()
-        .flat_map(|(f, e)| {
-            conjectures::check(&e.alpha)
-                .into_iter()
-                .map(move |c| (f.n as u32, method(f), scope(e.alice_unique, &e.constant_on_face, c.name), c))
+        .flat_map(|(f, e, face)| {
+            conjectures::check(&e.alpha).into_iter().zip(&face.decided).map(move |(c, decided)| {
+                debug_assert_eq!(c.name, decided.name);
+                (f.n as u32, method(f), decided.verdict, c)
+            })
         })
         .collect();
     let conjectures = TableBuilder::new()
@@ -98,30 +107,13 @@ pub fn tables(solved: &[(FloatSolution, ExactOutcome)]) -> anyhow::Result<Vec<Ta
         .str("name", checks.iter().map(|r| r.3.name))
         .bool("applies", checks.iter().map(|r| r.3.applies))
         .bool("holds", checks.iter().map(|r| r.3.holds))
-        .str("scope", checks.iter().map(|r| r.2))
+        .str("verdict", checks.iter().map(|r| r.2))
         .str("detail", checks.iter().map(|r| r.3.detail.as_str()))
         .build("conjectures")?;
-    Ok(vec![values, alice, bob_table, trace, conjectures])
-}
-
-/// `scope` of a conjecture row: alpha is the only optimal strategy.
-pub const SCOPE_UNIQUE: &str = "all optimal (alpha unique)";
-/// `scope`: the conjecture's functional is proven constant on the optimal face.
-pub const SCOPE_FACE: &str = "all optimal (f constant on the optimal face)";
-/// `scope`: the verdict is the computed alpha's only.
-pub const SCOPE_COMPUTED: &str = "computed alpha";
-
-/// For which of Alice's optimal strategies the verdict on conjecture `name` is
-/// proven, given whether alpha is proven unique and the conjectures proven
-/// constant on the optimal face.
-pub fn scope(alice_unique: bool, constant_on_face: &[&str], name: &str) -> &'static str {
-    if alice_unique {
-        SCOPE_UNIQUE
-    } else if constant_on_face.contains(&name) {
-        SCOPE_FACE
-    } else {
-        SCOPE_COMPUTED
-    }
+    let decided: Vec<(u32, &str, &[super::verdicts::Decided])> =
+        solved.iter().map(|(f, _, face)| (f.n as u32, method(f), face.decided.as_slice())).collect();
+    let [proofs, face_trees] = super::proofs::tables(&decided)?;
+    Ok(vec![values, alice, bob_table, trace, conjectures, proofs, face_trees])
 }
 
 /// Each output table over all N of a task: the tables of every N (by name,

@@ -2,14 +2,18 @@
 //! first the keys of every table against the task's plan, then Alice's alpha,
 //! Bob's trees and weights, and the value, checked by the exact certificate
 //! (exact best response to alpha; exact worst key against Bob's mixture), and
-//! every derived column (supports, uniqueness of alpha, the conjecture rows
-//! with their scope) recomputed from the strategies. No solver state is reused.
+//! every derived column (supports, uniqueness of alpha, the face's dimension,
+//! the bound on Bob's tallest tree, the conjecture rows) recomputed from the
+//! strategies, and every conjecture's verdict re-proven from its stored
+//! proofs (bounds and witnesses, `verdicts::check`). No solver state is reused.
 
-use super::certificate::{alice_unique, certify};
+use super::certificate::{certify, tallest_tree_at_least};
 use super::conjectures;
+use super::face::AliceFace;
+use super::proofs;
 use super::solver::Method;
-use super::tables;
 use super::tree::Tree;
+use super::verdicts;
 use crate::artifacts::columns::Columns;
 use crate::exact::{Rational, parse_pq};
 use crate::game::{StoredTask, Verdict};
@@ -29,12 +33,18 @@ pub fn verify(method: Method, ns: &[usize], task: &StoredTask) -> anyhow::Result
     let bob = task.table("bob")?;
     let trace = task.table("trace")?;
     let conjectures = task.table("conjectures")?;
-    if let Err(why) = check_keys(method, ns, values, alice, bob, trace, conjectures) {
+    let (proof_rows, face_trees) = (task.table("conjecture_proofs")?, task.table("face_trees")?);
+    if let Err(why) = check_keys(method, ns, values, alice, bob, trace, &[conjectures, proof_rows, face_trees]) {
         return Ok(Verdict::failed(why));
     }
     let (n_col, value_col, pivots_col) = (values.u32s("n")?, values.strs("value")?, values.u32s("exact_pivots")?);
     let (support_col, guesses_col) = (values.u32s("bob_support")?, values.u8s("bob_max_guesses")?);
     let (alice_support_col, unique_col) = (values.u32s("alice_support")?, values.bools("alice_unique")?);
+    let (dimension_col, tallest_col) = (values.u32s("face_dimension")?, values.u8s("bob_tallest_at_least")?);
+    let mut stored_proofs = match proofs::read(proof_rows, face_trees) {
+        Ok(stored) => stored,
+        Err(why) => return Ok(Verdict::failed(format!("{why:#}"))),
+    };
     let (reason_col, status_col) = (values.strs("repair_reason")?, values.strs("exact_status")?);
 
     let mut alphas: BTreeMap<u32, Vec<(u32, Rational)>> = BTreeMap::new();
@@ -64,14 +74,14 @@ pub fn verify(method: Method, ns: &[usize], task: &StoredTask) -> anyhow::Result
 
     let (cn, cname) = (conjectures.u32s("n")?, conjectures.strs("name")?);
     let (capplies, cholds) = (conjectures.bools("applies")?, conjectures.bools("holds")?);
-    let (cscope, cdetail) = (conjectures.strs("scope")?, conjectures.strs("detail")?);
+    let (cverdict, cdetail) = (conjectures.strs("verdict")?, conjectures.strs("detail")?);
     let mut stored_checks: BTreeMap<u32, Vec<StoredCheck>> = BTreeMap::new();
     for r in 0..conjectures.num_rows() {
         stored_checks.entry(cn.value(r)).or_default().push(StoredCheck {
             name: cname.value(r).to_string(),
             applies: capplies.value(r),
             holds: cholds.value(r),
-            scope: cscope.value(r).to_string(),
+            verdict: cverdict.value(r).to_string(),
             detail: cdetail.value(r).to_string(),
         });
     }
@@ -91,18 +101,31 @@ pub fn verify(method: Method, ns: &[usize], task: &StoredTask) -> anyhow::Result
             }
             Ok(cert) => cert,
         };
-        let unique = alice_unique(&value, &mixture);
-        let on_face = conjectures::constant_on_face(&value, &mixture, unique);
+        let face = match AliceFace::new(&value, &alpha, &mixture) {
+            Ok(face) => face,
+            Err(why) => {
+                failed.push(format!("N = {n}: the optimal face: {why}"));
+                continue;
+            }
+        };
+        let unique = face.dimension() == 0;
+        let stored = stored_checks.remove(&n).unwrap_or_default();
         let recomputed: Vec<StoredCheck> = conjectures::check(&alpha)
             .into_iter()
-            .map(|c| StoredCheck {
+            .zip(&stored)
+            .map(|(c, s)| StoredCheck {
                 name: c.name.to_string(),
                 applies: c.applies,
                 holds: c.holds,
-                scope: tables::scope(unique, &on_face, c.name).to_string(),
+                verdict: s.verdict.clone(),
                 detail: c.detail,
             })
             .collect();
+        let unproven = stored.iter().find_map(|c| {
+            let proofs = stored_proofs.remove(&(n, c.name.clone())).unwrap_or_default();
+            verdicts::check(&face, &c.name, &c.verdict, &proofs).err()
+        });
+        let tallest = tallest_tree_at_least(&value, &alpha, cert.bob_max_guesses);
         let stored_status = status_col.value(row);
         let repair_reason = reason_col.value(row);
         if cert.bob_support as u32 != support_col.value(row) || cert.bob_max_guesses != guesses_col.value(row) {
@@ -114,8 +137,12 @@ pub fn verify(method: Method, ns: &[usize], task: &StoredTask) -> anyhow::Result
                 "N = {n}: stored alice_unique is {}, the rank test gives {unique}",
                 unique_col.value(row)
             ));
-        } else if stored_checks.remove(&n).unwrap_or_default() != recomputed {
+        } else if face.dimension() as u32 != dimension_col.value(row) || tallest != tallest_col.value(row) {
+            failed.push(format!("N = {n}: stored face_dimension or bob_tallest_at_least disagree with the strategies"));
+        } else if stored != recomputed {
             failed.push(format!("N = {n}: stored conjecture rows disagree with the recomputation from the strategies"));
+        } else if let Some(why) = unproven {
+            failed.push(format!("N = {n}: a conjecture's verdict is not proven by its stored proofs: {why}"));
         } else if (stored_status == "repaired") == repair_reason.is_empty()
             || !["certified", "repaired"].contains(&stored_status)
         {
@@ -127,6 +154,9 @@ pub fn verify(method: Method, ns: &[usize], task: &StoredTask) -> anyhow::Result
         } else {
             certified.push(n);
         }
+    }
+    if let Some(((n, name), _)) = stored_proofs.first_key_value() {
+        failed.push(format!("conjecture_proofs: proofs for N = {n}, {name}, which has no conjecture row"));
     }
     let summary = format!(
         "{} values certified exactly (alpha's best response and Bob's worst key both equal V){}",
@@ -145,13 +175,13 @@ pub fn verify(method: Method, ns: &[usize], task: &StoredTask) -> anyhow::Result
     })
 }
 
-/// One stored row of the conjectures table, as recomputed.
+/// One stored row of the conjectures table (the verdict is checked against its proofs).
 #[derive(Debug, PartialEq, Default)]
 struct StoredCheck {
     name: String,
     applies: bool,
     holds: bool,
-    scope: String,
+    verdict: String,
     detail: String,
 }
 
@@ -163,12 +193,19 @@ fn check_keys(
     alice: &RecordBatch,
     bob: &RecordBatch,
     trace: &RecordBatch,
-    conjectures: &RecordBatch,
+    conjecture_tables: &[&RecordBatch; 3],
 ) -> Result<(), String> {
     let error = |e: anyhow::Error| e.to_string();
-    for (name, table) in
-        [("values", values), ("alice", alice), ("bob", bob), ("trace", trace), ("conjectures", conjectures)]
-    {
+    let [conjectures, proof_rows, face_trees] = *conjecture_tables;
+    for (name, table) in [
+        ("values", values),
+        ("alice", alice),
+        ("bob", bob),
+        ("trace", trace),
+        ("conjectures", conjectures),
+        ("conjecture_proofs", proof_rows),
+        ("face_trees", face_trees),
+    ] {
         let methods = table.strs("method").map_err(error)?;
         if let Some(r) = (0..table.num_rows()).find(|&r| methods.value(r) != method.as_str()) {
             return Err(format!(

@@ -1,0 +1,588 @@
+//! Alice's optimal face, and linear programs over the whole of it, exact at
+//! the end.
+//!
+//! Every optimal alpha lies in the affine hull {alpha = alpha* + Z t} of the
+//! complementary-slackness equations (`OptimalFace::directions`: Z exact, one
+//! column per dimension, alpha* the computed optimal alpha), and is optimal
+//! exactly when alpha >= 0 and alpha . d_T >= V for every tree T. So the face
+//! is a polytope in the d coordinates t (d is 0 where alpha is unique and
+//! 1..39 elsewhere up to N = 1024), and minimising a linear functional over it
+//! is an LP in d variables whose rows are keys and trees, the trees entering
+//! as cuts from the pricing DP (Kelley's cutting planes on Alice's side).
+//!
+//! The LP is solved in floating point by the dual simplex in t (the primal
+//! simplex on its dual, whose basis is d x d), starting from the basis of
+//! the bounds 0 <= alpha_c <= 1 of the free keys. Its final basis is then
+//! solved exactly: multipliers lambda >= 0 on the basis rows whose
+//! combination matches the objective on the hull are a proof of the lower
+//! bound (`LowerBound`, checked by `AliceFace::check_bound` from the rows
+//! alone), and the basis point is an exact optimal alpha when the exact DP
+//! finds no tree below V (else that tree is added and the LP goes on).
+
+use super::certificate::{OptimalFace, common_denominator};
+use super::pricing::{cost, knuth_dp, knuth_dp_f64};
+use super::tree::Tree;
+use crate::exact::{Integer, Rational, to_f64};
+use malachite::base::num::basic::traits::{One, Zero};
+
+/// An inequality every optimal alpha satisfies, as a row of the face LP.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cut {
+    /// alpha_k >= 0 (key k, 0-based).
+    Nonnegative(usize),
+    /// alpha_k <= 1: a row of the LP's first basis only; `LowerBound`s
+    /// carry it as alpha_j >= 0 for every other key (the sum is 1).
+    AtMostOne(usize),
+    /// alpha . d_T >= V: optimality against tree T.
+    Tree(Tree),
+}
+
+/// A proof that h . alpha >= `bound` for every optimal alpha: multipliers
+/// lambda >= 0 on cuts (only `Nonnegative` and `Tree`) such that
+/// h - sum lambda_j a_j is constant on the face's affine hull.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LowerBound {
+    pub bound: Rational,
+    pub multipliers: Vec<(Cut, Rational)>,
+}
+
+/// A face LP's exact outcome: the proven bound, and the basis point as an
+/// alpha over all keys, proven optimal for the game when `point_optimal`.
+#[derive(Debug, Clone)]
+pub struct Minimum {
+    pub lower: LowerBound,
+    pub point: Vec<Rational>,
+}
+
+/// Alice's optimal face: the computed optimal alpha* and exact directions of its affine hull.
+pub struct AliceFace {
+    value: Rational,
+    alpha: Vec<Rational>,
+    directions: Vec<Vec<Rational>>,
+    /// Per direction, its key with coefficient 1 where the others are 0.
+    free_keys: Vec<usize>,
+    alpha_f64: Vec<f64>,
+    /// directions_f64[c][k].
+    directions_f64: Vec<Vec<f64>>,
+    /// Keys some direction moves (the others stay at alpha*_k on the face's hull).
+    moving_keys: Vec<usize>,
+}
+
+/// A row of the LP a . x >= b in the coordinates x = (t, s), where s (if
+/// present) is the smallest slack of the conjecture's constraints.
+#[derive(Debug, Clone)]
+struct Row {
+    origin: Origin,
+    a: Vec<f64>,
+    b: f64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Origin {
+    Cut(Cut),
+    /// g_i . alpha - s >= 0 for the functional with this index.
+    AtLeastS(usize),
+    /// -s >= -u: the first basis's bound on s.
+    SAtMost,
+}
+
+/// Slack below which a float row counts as violated, relative to 1 + |b|.
+const VIOLATION: f64 = 1e-11;
+/// A tree cheaper than V by more than this (relative) enters as a cut.
+const CUT_GAP: f64 = 1e-12;
+/// Simplex pivots per LP before giving up.
+const MAX_PIVOTS: usize = 20_000;
+/// Exact rounds (float LP, exact check, new tree) before giving up.
+const MAX_EXACT_ROUNDS: usize = 30;
+
+impl AliceFace {
+    /// The face of the optimal alpha `alpha` (value V, Bob's optimal mixture `bob`).
+    pub fn new(value: &Rational, alpha: &[Rational], bob: &[(Tree, Rational)]) -> Result<Self, String> {
+        let directions = OptimalFace::new(value, bob).directions()?;
+        let n = alpha.len();
+        let free_keys = directions
+            .iter()
+            .map(|z| (0..n).find(|&k| z[k] == 1u32 && directions.iter().filter(|w| w[k] != 0u32).count() == 1))
+            .collect::<Option<Vec<usize>>>()
+            .ok_or("a direction of the face has no key of its own")?;
+        let directions_f64: Vec<Vec<f64>> = directions.iter().map(|z| z.iter().map(to_f64).collect()).collect();
+        let moving_keys = (0..n).filter(|&k| directions.iter().any(|z| z[k] != 0u32)).collect();
+        Ok(AliceFace {
+            value: value.clone(),
+            alpha: alpha.to_vec(),
+            alpha_f64: alpha.iter().map(to_f64).collect(),
+            directions,
+            free_keys,
+            directions_f64,
+            moving_keys,
+        })
+    }
+
+    /// Dimension d of the face's affine hull (0: alpha is the only optimal strategy).
+    pub fn dimension(&self) -> usize {
+        self.directions.len()
+    }
+
+    /// The computed optimal alpha*.
+    pub fn alpha(&self) -> &[Rational] {
+        &self.alpha
+    }
+
+    /// min of h . alpha over the face, exact (h over all keys).
+    pub fn minimize(&self, h: &[Rational]) -> Result<Minimum, String> {
+        let d = self.dimension();
+        let objective: Vec<Rational> = self.directions.iter().map(|z| dot(z, h)).collect();
+        if objective.iter().all(|c| *c == 0u32) {
+            // h is constant on the hull: its value at alpha* is its value everywhere.
+            let lower = LowerBound { bound: dot(h, &self.alpha), multipliers: Vec::new() };
+            return Ok(Minimum { lower, point: self.alpha.clone() });
+        }
+        let c: Vec<f64> = objective.iter().map(to_f64).collect();
+        let basis_origins: Vec<Origin> = (0..d)
+            .map(|i| {
+                let key = self.free_keys[i];
+                Origin::Cut(if objective[i] >= 0u32 { Cut::Nonnegative(key) } else { Cut::AtMostOne(key) })
+            })
+            .collect();
+        let solved = self.solve(&[], &c, &objective, basis_origins)?;
+        let lower = self.lower_bound(h, &solved.multipliers)?;
+        Ok(Minimum { lower, point: solved.point })
+    }
+
+    /// max over the face of min_i g_i . alpha (the functionals `g`), exact:
+    /// the value s*, the basis point, and the proof that -(sum w_i g_i) . alpha
+    /// >= -s* for every optimal alpha (weights w >= 0 summing to 1).
+    pub fn maximize_smallest(&self, g: &[Vec<Rational>]) -> Result<(Rational, Vec<Rational>, MaxProof), String> {
+        let d = self.dimension();
+        let mut c = vec![0.0; d + 1];
+        c[d] = -1.0;
+        let mut objective = vec![Rational::ZERO; d + 1];
+        objective[d] = Rational::from(-1);
+        let g_on_hull: Vec<Vec<Rational>> = g.iter().map(|gi| self.directions.iter().map(|z| dot(z, gi)).collect()).collect();
+        let extra: Vec<Row> = g
+            .iter()
+            .zip(&g_on_hull)
+            .enumerate()
+            .map(|(i, (gi, on_hull))| {
+                let mut a: Vec<f64> = on_hull.iter().map(to_f64).collect();
+                a.push(-1.0);
+                Row { origin: Origin::AtLeastS(i), a, b: -to_f64(&dot(gi, &self.alpha)) }
+            })
+            .collect();
+        let mut basis_origins: Vec<Origin> =
+            (0..d).map(|i| Origin::Cut(Cut::Nonnegative(self.free_keys[i]))).collect();
+        basis_origins.push(Origin::SAtMost);
+        let exact_rows = ExactRows { g, g_on_hull: &g_on_hull, s_bound: s_bound(g) };
+        let solved = self.solve_with(&extra, &c, &objective, basis_origins, Some(&exact_rows))?;
+        let mut weights = Vec::new();
+        let mut cuts = Vec::new();
+        for (origin, lambda) in solved.all_multipliers {
+            match origin {
+                Origin::AtLeastS(i) => weights.push((i, lambda)),
+                Origin::Cut(cut) => cuts.push((cut, lambda)),
+                Origin::SAtMost => return Err("the face LP's bound on s is tight".into()),
+            }
+        }
+        // h = -sum w_i g_i; its proven lower bound is -s*.
+        let n = self.alpha.len();
+        let mut h = vec![Rational::ZERO; n];
+        for (i, w) in &weights {
+            for (hk, gk) in h.iter_mut().zip(&g[*i]) {
+                *hk -= w * gk;
+            }
+        }
+        let lower = self.lower_bound(&h, &cuts)?;
+        let smallest = -lower.bound.clone();
+        Ok((smallest, solved.point, MaxProof { weights, lower }))
+    }
+
+    /// The bound that `multipliers` prove for h, with `AtMostOne` rewritten.
+    fn lower_bound(&self, h: &[Rational], multipliers: &[(Cut, Rational)]) -> Result<LowerBound, String> {
+        let mut rewritten: Vec<(Cut, Rational)> = Vec::new();
+        for (cut, lambda) in multipliers {
+            if *lambda == 0u32 {
+                continue;
+            }
+            match cut {
+                Cut::AtMostOne(k) => {
+                    for &j in self.moving_keys.iter().filter(|&&j| j != *k) {
+                        add_multiplier(&mut rewritten, Cut::Nonnegative(j), lambda);
+                    }
+                }
+                cut => add_multiplier(&mut rewritten, cut.clone(), lambda),
+            }
+        }
+        let bound = self.check_bound(h, &rewritten)?;
+        Ok(LowerBound { bound, multipliers: rewritten })
+    }
+
+    /// Checks a lower-bound certificate for h and returns the bound it
+    /// proves: for every optimal alpha, h . alpha >= r . alpha* + V sum_T
+    /// lambda_T, where r = h - sum lambda_j a_j must be orthogonal to every
+    /// direction of the hull (so r . alpha = r . alpha* on it) and every
+    /// lambda_j >= 0 (alpha_k >= 0 and alpha . d_T >= V on the face).
+    pub fn check_bound(&self, h: &[Rational], multipliers: &[(Cut, Rational)]) -> Result<Rational, String> {
+        let n = self.alpha.len();
+        let mut r = h.to_vec();
+        let mut trees = Rational::ZERO;
+        for (cut, lambda) in multipliers {
+            if *lambda < 0u32 {
+                return Err("a negative multiplier".into());
+            }
+            match cut {
+                Cut::Nonnegative(k) if *k < n => r[*k] -= lambda,
+                Cut::Tree(tree) if tree.len() == n => {
+                    for (rk, &depth) in r.iter_mut().zip(tree.depths()) {
+                        *rk -= lambda * Rational::from(depth);
+                    }
+                    trees += lambda;
+                }
+                _ => return Err("a cut that does not fit the game".into()),
+            }
+        }
+        if self.directions.iter().any(|z| dot(z, &r) != 0u32) {
+            return Err("the certificate's remainder is not constant on the optimal face".into());
+        }
+        Ok(dot(&r, &self.alpha) + &self.value * trees)
+    }
+
+    /// Whether `alpha` is an optimal strategy of Alice's: a distribution
+    /// whose best response (the exact DP) costs V.
+    pub fn is_optimal(&self, alpha: &[Rational]) -> bool {
+        alpha.len() == self.alpha.len()
+            && alpha.iter().all(|a| *a >= 0u32)
+            && alpha.iter().sum::<Rational>() == 1u32
+            && best_response_cost(alpha).0 == self.value
+    }
+
+    fn solve(&self, extra: &[Row], c: &[f64], objective: &[Rational], basis: Vec<Origin>) -> Result<Solved, String> {
+        let solved = self.solve_with(extra, c, objective, basis, None)?;
+        let multipliers = solved
+            .all_multipliers
+            .iter()
+            .map(|(origin, lambda)| match origin {
+                Origin::Cut(cut) => Ok((cut.clone(), lambda.clone())),
+                _ => Err("a multiplier on a row of no cut".to_string()),
+            })
+            .collect::<Result<_, String>>()?;
+        Ok(Solved { multipliers, point: solved.point })
+    }
+
+    /// The LP min c . x over rows (keys, trees as cuts, `extra`), from the
+    /// dual-feasible `basis`; then exact: multipliers of the final basis
+    /// (proven >= 0) and its point, with trees the exact DP finds below V
+    /// added until there are none.
+    fn solve_with(
+        &self,
+        extra: &[Row],
+        c: &[f64],
+        objective: &[Rational],
+        basis: Vec<Origin>,
+        exact_rows: Option<&ExactRows>,
+    ) -> Result<SolvedWith, String> {
+        let p = c.len();
+        let mut rows: Vec<Row> = self
+            .moving_keys
+            .iter()
+            .map(|&k| self.cut_row(Cut::Nonnegative(k), p))
+            .chain(self.free_keys.iter().map(|&k| self.cut_row(Cut::AtMostOne(k), p)))
+            .chain(extra.iter().cloned())
+            .collect();
+        if let Some(exact) = exact_rows {
+            rows.push(Row { origin: Origin::SAtMost, a: unit(p, p - 1, -1.0), b: -to_f64(&exact.s_bound) });
+        }
+        let mut basis: Vec<usize> = basis
+            .iter()
+            .map(|o| rows.iter().position(|r| r.origin == *o).ok_or("a first-basis row is missing"))
+            .collect::<Result<_, _>>()?;
+        for _ in 0..MAX_EXACT_ROUNDS {
+            self.float_simplex(&mut rows, &mut basis, c)?;
+            let exact_a: Vec<Vec<Rational>> =
+                basis.iter().map(|&i| self.exact_row(&rows[i].origin, p, exact_rows)).collect();
+            let exact_b: Vec<Rational> = basis.iter().map(|&i| self.exact_rhs(&rows[i].origin, exact_rows)).collect();
+            let lambda = solve_exact(transpose(&exact_a), objective.to_vec()).ok_or("the final basis is singular")?;
+            if lambda.iter().any(|l| *l < 0u32) {
+                return Err("the final basis has a negative multiplier".into());
+            }
+            let x = solve_exact(exact_a, exact_b).ok_or("the final basis is singular")?;
+            let point = self.point(&x[..self.dimension()]);
+            if let Some(k) = point.iter().position(|a| *a < 0u32) {
+                return Err(format!("the face LP's point has alpha_{} < 0 exactly", k + 1));
+            }
+            let (best, tree) = best_response_cost(&point);
+            if best < self.value {
+                let cut = Origin::Cut(Cut::Tree(tree.clone()));
+                if rows.iter().any(|r| r.origin == cut) {
+                    return Err("the exact DP found a tree the float LP already has".into());
+                }
+                rows.push(self.cut_row(Cut::Tree(tree), p));
+                continue;
+            }
+            let all_multipliers = basis.iter().map(|&i| rows[i].origin.clone()).zip(lambda).collect();
+            return Ok(SolvedWith { all_multipliers, point });
+        }
+        Err(format!("no exactly optimal point after {MAX_EXACT_ROUNDS} exact rounds"))
+    }
+
+    /// The dual simplex in x: the most violated row (or the cheapest tree
+    /// below V) enters, the ratio test on the multipliers picks the leaving.
+    fn float_simplex(&self, rows: &mut Vec<Row>, basis: &mut [usize], c: &[f64]) -> Result<(), String> {
+        let p = c.len();
+        let mut degenerate = 0usize;
+        for _ in 0..MAX_PIVOTS {
+            let a: Vec<Vec<f64>> = basis.iter().map(|&i| rows[i].a.clone()).collect();
+            let b: Vec<f64> = basis.iter().map(|&i| rows[i].b).collect();
+            let x = solve_f64(a.clone(), b).ok_or("a singular basis in the face LP")?;
+            let lambda = solve_f64(transpose(&a), c.to_vec()).ok_or("a singular basis in the face LP")?;
+            let bland = degenerate > 50;
+            let mut entering: Option<(usize, f64)> = None;
+            for (j, row) in rows.iter().enumerate() {
+                if basis.contains(&j) {
+                    continue;
+                }
+                let slack = (dot_f64(&row.a, &x) - row.b) / (1.0 + row.b.abs());
+                if slack < -VIOLATION && entering.is_none_or(|(_, worst)| !bland && slack < worst) {
+                    entering = Some((j, slack));
+                }
+            }
+            let entering = match entering {
+                Some((j, _)) => j,
+                None => {
+                    let alpha: Vec<f64> = self.point_f64(&x[..self.dimension()]);
+                    let best = knuth_dp_f64(&alpha.iter().map(|a| a.max(0.0)).collect::<Vec<_>>());
+                    let cost: f64 = alpha.iter().zip(best.tree.depths()).map(|(a, &d)| a * f64::from(d)).sum();
+                    let value = to_f64(&self.value);
+                    let cut = Origin::Cut(Cut::Tree(best.tree.clone()));
+                    if cost >= value * (1.0 - CUT_GAP) || rows.iter().any(|r| r.origin == cut) {
+                        return Ok(());
+                    }
+                    rows.push(self.cut_row(Cut::Tree(best.tree), p));
+                    rows.len() - 1
+                }
+            };
+            let direction = solve_f64(transpose(&a), rows[entering].a.clone()).ok_or("a singular basis")?;
+            let scale = direction.iter().fold(0.0f64, |m, v| m.max(v.abs())).max(1.0);
+            let leaving = (0..p)
+                .filter(|&i| direction[i] > 1e-12 * scale)
+                .map(|i| (i, lambda[i].max(0.0) / direction[i]))
+                .min_by(|x, y| x.1.total_cmp(&y.1).then(basis[x.0].cmp(&basis[y.0])))
+                .ok_or("the face LP is infeasible (its dual is unbounded)")?;
+            degenerate = if leaving.1 <= 1e-14 { degenerate + 1 } else { 0 };
+            basis[leaving.0] = entering;
+        }
+        Err(format!("the face LP did not finish within {MAX_PIVOTS} pivots"))
+    }
+
+    /// A cut as a float row in x (zero on s).
+    fn cut_row(&self, cut: Cut, p: usize) -> Row {
+        let mut a = vec![0.0; p];
+        let b = match &cut {
+            Cut::Nonnegative(k) => {
+                for (ac, z) in a.iter_mut().zip(&self.directions_f64) {
+                    *ac = z[*k];
+                }
+                -self.alpha_f64[*k]
+            }
+            Cut::AtMostOne(k) => {
+                for (ac, z) in a.iter_mut().zip(&self.directions_f64) {
+                    *ac = -z[*k];
+                }
+                self.alpha_f64[*k] - 1.0
+            }
+            Cut::Tree(tree) => {
+                let depths: Vec<f64> = tree.depths().iter().map(|&d| f64::from(d)).collect();
+                for (ac, z) in a.iter_mut().zip(&self.directions_f64) {
+                    *ac = dot_f64(z, &depths);
+                }
+                to_f64(&self.value) - dot_f64(&self.alpha_f64, &depths)
+            }
+        };
+        Row { origin: Origin::Cut(cut), a, b }
+    }
+
+    /// The exact coefficients of a row in x.
+    fn exact_row(&self, origin: &Origin, p: usize, exact_rows: Option<&ExactRows>) -> Vec<Rational> {
+        let mut a = vec![Rational::ZERO; p];
+        match origin {
+            Origin::Cut(cut) => {
+                let coefficients = cut_coefficients(cut, self.alpha.len());
+                for (ac, z) in a.iter_mut().zip(&self.directions) {
+                    *ac = dot(z, &coefficients);
+                }
+            }
+            Origin::AtLeastS(i) => {
+                let rows = exact_rows.expect("s rows come with their functionals");
+                a[..rows.g_on_hull[*i].len()].clone_from_slice(&rows.g_on_hull[*i]);
+                a[p - 1] = Rational::from(-1);
+            }
+            Origin::SAtMost => a[p - 1] = Rational::from(-1),
+        }
+        a
+    }
+
+    /// The exact right-hand side of a row in x.
+    fn exact_rhs(&self, origin: &Origin, exact_rows: Option<&ExactRows>) -> Rational {
+        match origin {
+            Origin::Cut(Cut::Nonnegative(k)) => -self.alpha[*k].clone(),
+            Origin::Cut(Cut::AtMostOne(k)) => &self.alpha[*k] - Rational::ONE,
+            Origin::Cut(Cut::Tree(tree)) => {
+                let depths: Vec<Rational> = tree.depths().iter().map(|&d| Rational::from(d)).collect();
+                &self.value - dot(&self.alpha, &depths)
+            }
+            Origin::AtLeastS(i) => -dot(&exact_rows.expect("s rows").g[*i], &self.alpha),
+            Origin::SAtMost => -exact_rows.expect("s rows").s_bound.clone(),
+        }
+    }
+
+    /// alpha* + Z t, exact.
+    fn point(&self, t: &[Rational]) -> Vec<Rational> {
+        let mut alpha = self.alpha.clone();
+        for (z, tc) in self.directions.iter().zip(t) {
+            if *tc != 0u32 {
+                for &k in &self.moving_keys {
+                    alpha[k] += tc * &z[k];
+                }
+            }
+        }
+        alpha
+    }
+
+    fn point_f64(&self, t: &[f64]) -> Vec<f64> {
+        let mut alpha = self.alpha_f64.clone();
+        for (z, tc) in self.directions_f64.iter().zip(t) {
+            for &k in &self.moving_keys {
+                alpha[k] += tc * z[k];
+            }
+        }
+        alpha
+    }
+}
+
+/// How `maximize_smallest` proves its value: weights w_i >= 0 (sum 1) on
+/// the functionals, and the lower bound -s* on -(sum w_i g_i) . alpha.
+#[derive(Debug, Clone)]
+pub struct MaxProof {
+    pub weights: Vec<(usize, Rational)>,
+    pub lower: LowerBound,
+}
+
+struct Solved {
+    multipliers: Vec<(Cut, Rational)>,
+    point: Vec<Rational>,
+}
+
+struct SolvedWith {
+    all_multipliers: Vec<(Origin, Rational)>,
+    point: Vec<Rational>,
+}
+
+/// The exact data of the s rows: the functionals, their coefficients on the
+/// hull's directions, and the bound u on s.
+struct ExactRows<'a> {
+    g: &'a [Vec<Rational>],
+    g_on_hull: &'a [Vec<Rational>],
+    s_bound: Rational,
+}
+
+/// u > every g_i . alpha over distributions: 1 + the largest coefficient.
+fn s_bound(g: &[Vec<Rational>]) -> Rational {
+    g.iter().flatten().max().cloned().unwrap_or(Rational::ZERO) + Rational::ONE
+}
+
+/// The coefficients of a cut's left-hand side over the keys.
+fn cut_coefficients(cut: &Cut, n: usize) -> Vec<Rational> {
+    match cut {
+        Cut::Nonnegative(k) => (0..n).map(|j| Rational::from(u32::from(j == *k))).collect(),
+        Cut::AtMostOne(k) => (0..n).map(|j| -Rational::from(u32::from(j == *k))).collect(),
+        Cut::Tree(tree) => tree.depths().iter().map(|&d| Rational::from(d)).collect(),
+    }
+}
+
+fn add_multiplier(multipliers: &mut Vec<(Cut, Rational)>, cut: Cut, lambda: &Rational) {
+    match multipliers.iter_mut().find(|(c, _)| *c == cut) {
+        Some((_, l)) => *l += lambda,
+        None => multipliers.push((cut, lambda.clone())),
+    }
+}
+
+/// The exact cost of the best tree against alpha >= 0, and the tree.
+pub fn best_response_cost(alpha: &[Rational]) -> (Rational, Tree) {
+    let (weights, scale) = common_denominator(alpha);
+    let best = knuth_dp(&weights);
+    debug_assert_eq!(cost(&best.tree, &weights), best.cost);
+    (Rational::from_integers(best.cost, Integer::from(scale)), best.tree)
+}
+
+fn unit(p: usize, i: usize, value: f64) -> Vec<f64> {
+    let mut v = vec![0.0; p];
+    v[i] = value;
+    v
+}
+
+fn dot(x: &[Rational], y: &[Rational]) -> Rational {
+    x.iter().zip(y).filter(|(a, b)| **a != 0u32 && **b != 0u32).map(|(a, b)| a * b).sum()
+}
+
+fn dot_f64(x: &[f64], y: &[f64]) -> f64 {
+    x.iter().zip(y).map(|(a, b)| a * b).sum()
+}
+
+fn transpose<T: Clone>(a: &[Vec<T>]) -> Vec<Vec<T>> {
+    let p = a.len();
+    (0..a.first().map_or(0, Vec::len)).map(|j| (0..p).map(|i| a[i][j].clone()).collect()).collect()
+}
+
+/// Solves the square system a x = b by Gaussian elimination with partial pivoting.
+fn solve_f64(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
+    let p = b.len();
+    for col in 0..p {
+        let pivot = (col..p).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
+        if a[pivot][col].abs() < 1e-300 {
+            return None;
+        }
+        a.swap(col, pivot);
+        b.swap(col, pivot);
+        for i in col + 1..p {
+            let factor = a[i][col] / a[col][col];
+            if factor != 0.0 {
+                for j in col..p {
+                    a[i][j] -= factor * a[col][j];
+                }
+                b[i] -= factor * b[col];
+            }
+        }
+    }
+    let mut x = vec![0.0; p];
+    for i in (0..p).rev() {
+        let tail: f64 = (i + 1..p).map(|j| a[i][j] * x[j]).sum();
+        x[i] = (b[i] - tail) / a[i][i];
+    }
+    Some(x)
+}
+
+/// Solves the square system a x = b exactly (Gaussian elimination over the rationals; a is small).
+fn solve_exact(mut a: Vec<Vec<Rational>>, mut b: Vec<Rational>) -> Option<Vec<Rational>> {
+    let p = b.len();
+    for col in 0..p {
+        let pivot = (col..p).find(|&i| a[i][col] != 0u32)?;
+        a.swap(col, pivot);
+        b.swap(col, pivot);
+        for i in col + 1..p {
+            if a[i][col] != 0u32 {
+                let factor = &a[i][col] / &a[col][col];
+                for j in col..p {
+                    let delta = &factor * &a[col][j];
+                    a[i][j] -= delta;
+                }
+                let delta = &factor * &b[col];
+                b[i] -= delta;
+            }
+        }
+    }
+    let mut x = vec![Rational::ZERO; p];
+    for i in (0..p).rev() {
+        let tail: Rational = (i + 1..p).map(|j| &a[i][j] * &x[j]).sum();
+        x[i] = (&b[i] - tail) / &a[i][i];
+    }
+    Some(x)
+}

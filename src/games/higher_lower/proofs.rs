@@ -1,0 +1,203 @@
+//! The stored form of the conjecture verdicts' proofs (`verdicts::Proof`),
+//! written and read back, so that `verify` re-checks them from the rows alone.
+//!
+//! `conjecture_proofs` has one row per term of a proof (n, method, name,
+//! proof: its number within the conjecture at N, kind "bound" or "witness"):
+//! a bound's terms are its weights on the conjecture's inequalities
+//! ("weight", index i), its multipliers on alpha_k >= 0 ("key", index k) and
+//! on alpha . d_T >= V ("tree", index of T in `face_trees`), with `sign` and
+//! `bound`; a witness's terms are its probabilities ("alpha", key k), or one
+//! "computed" term for the computed alpha (the `alice` table), with `holds`.
+//! `face_trees` holds the trees of N's bounds once each (n, method, tree, depths).
+
+use super::face::{Cut, LowerBound};
+use super::tree::Tree;
+use super::verdicts::{Decided, Proof};
+use crate::artifacts::columns::{Columns, TableBuilder};
+use crate::exact::{Rational, format_pq, parse_pq};
+use crate::game::Table;
+use anyhow::{Context, anyhow};
+use arrow::array::{Array, ListArray, UInt8Array};
+use arrow::record_batch::RecordBatch;
+use std::collections::BTreeMap;
+
+/// One term row of `conjecture_proofs`.
+struct Term {
+    name: &'static str,
+    proof: u32,
+    kind: &'static str,
+    sign: i64,
+    holds: bool,
+    bound: String,
+    term: &'static str,
+    index: u32,
+    coefficient: String,
+}
+
+/// The two proof tables of the given N (n, method, verdicts).
+pub fn tables(solved: &[(u32, &str, &[Decided])]) -> anyhow::Result<[Table; 2]> {
+    let mut terms: Vec<(u32, &str, Term)> = Vec::new();
+    let mut trees: Vec<(u32, &str, u32, Vec<u8>)> = Vec::new();
+    for &(n, method, decided) in solved {
+        let mut numbered: Vec<Tree> = Vec::new();
+        for conjecture in decided {
+            for (number, proof) in conjecture.proofs.iter().enumerate() {
+                for term in proof_terms(conjecture.name, number as u32, proof, &mut numbered) {
+                    terms.push((n, method, term));
+                }
+            }
+        }
+        trees.extend(numbered.into_iter().enumerate().map(|(k, t)| (n, method, k as u32, t.depths().to_vec())));
+    }
+    let proofs = TableBuilder::new()
+        .u32("n", terms.iter().map(|r| r.0))
+        .str("method", terms.iter().map(|r| r.1))
+        .str("name", terms.iter().map(|r| r.2.name))
+        .u32("proof", terms.iter().map(|r| r.2.proof))
+        .str("kind", terms.iter().map(|r| r.2.kind))
+        .i64("sign", terms.iter().map(|r| r.2.sign))
+        .bool("holds", terms.iter().map(|r| r.2.holds))
+        .str("bound", terms.iter().map(|r| r.2.bound.as_str()))
+        .str("term", terms.iter().map(|r| r.2.term))
+        .u32("index", terms.iter().map(|r| r.2.index))
+        .str("coefficient", terms.iter().map(|r| r.2.coefficient.as_str()))
+        .build("conjecture_proofs")?;
+    let trees = TableBuilder::new()
+        .u32("n", trees.iter().map(|r| r.0))
+        .str("method", trees.iter().map(|r| r.1))
+        .u32("tree", trees.iter().map(|r| r.2))
+        .u8_lists("depths", trees.into_iter().map(|r| r.3))
+        .build("face_trees")?;
+    Ok([proofs, trees])
+}
+
+/// The rows of one proof; its trees get numbers in `numbered` (N's list).
+fn proof_terms(name: &'static str, proof: u32, p: &Proof, numbered: &mut Vec<Tree>) -> Vec<Term> {
+    let row = |kind, sign, holds, bound: &str, term, index, coefficient: String| Term {
+        name,
+        proof,
+        kind,
+        sign,
+        holds,
+        bound: bound.to_string(),
+        term,
+        index,
+        coefficient,
+    };
+    match p {
+        Proof::Bound { sign, weights, lower } => {
+            let bound = format_pq(&lower.bound);
+            let sign = i64::from(*sign);
+            let mut rows: Vec<Term> =
+                weights.iter().map(|(i, w)| row("bound", sign, false, &bound, "weight", *i as u32, format_pq(w))).collect();
+            for (cut, lambda) in &lower.multipliers {
+                let (term, index) = match cut {
+                    Cut::Tree(tree) => {
+                        let index = numbered.iter().position(|t| t == tree).unwrap_or_else(|| {
+                            numbered.push(tree.clone());
+                            numbered.len() - 1
+                        });
+                        ("tree", index as u32)
+                    }
+                    Cut::Nonnegative(k) => ("key", *k as u32 + 1),
+                    Cut::AtMostOne(_) => unreachable!("a LowerBound carries alpha_k <= 1 as alpha_j >= 0"),
+                };
+                rows.push(row("bound", sign, false, &bound, term, index, format_pq(lambda)));
+            }
+            rows
+        }
+        Proof::Witness { holds, alpha: None } => vec![row("witness", 0, *holds, "", "computed", 0, String::new())],
+        Proof::Witness { holds, alpha: Some(alpha) } => alpha
+            .iter()
+            .enumerate()
+            .map(|(k, a)| row("witness", 0, *holds, "", "alpha", k as u32 + 1, format_pq(a)))
+            .collect(),
+    }
+}
+
+/// The proofs stored for one task, by N and conjecture name, in proof order.
+pub type StoredProofs = BTreeMap<(u32, String), Vec<Proof>>;
+
+/// Reads the proofs back from the two tables.
+pub fn read(proofs: &RecordBatch, trees: &RecordBatch) -> anyhow::Result<StoredProofs> {
+    let mut tree_of: BTreeMap<(u32, u32), Tree> = BTreeMap::new();
+    let (tn, tk) = (trees.u32s("n")?, trees.u32s("tree")?);
+    let depths = trees.column_as::<ListArray>("depths")?;
+    for r in 0..trees.num_rows() {
+        let list = depths.value(r);
+        let d = list.as_any().downcast_ref::<UInt8Array>().ok_or_else(|| anyhow!("depths are not u8 lists"))?;
+        let tree = Tree::from_depths(d.values().to_vec()).map_err(|e| anyhow!("face tree of N = {}: {e}", tn.value(r)))?;
+        if tree_of.insert((tn.value(r), tk.value(r)), tree).is_some() {
+            anyhow::bail!("face_trees: N = {}, tree {} stored twice", tn.value(r), tk.value(r));
+        }
+    }
+    let (n, name, proof, kind) = (proofs.u32s("n")?, proofs.strs("name")?, proofs.u32s("proof")?, proofs.strs("kind")?);
+    let (sign, holds, bound) = (proofs.i64s("sign")?, proofs.bools("holds")?, proofs.strs("bound")?);
+    let (term, index, coefficient) = (proofs.strs("term")?, proofs.u32s("index")?, proofs.strs("coefficient")?);
+    let mut grouped: BTreeMap<(u32, String, u32), Vec<usize>> = BTreeMap::new();
+    for r in 0..proofs.num_rows() {
+        grouped.entry((n.value(r), name.value(r).to_string(), proof.value(r))).or_default().push(r);
+    }
+    let mut stored = StoredProofs::new();
+    for ((n, name, number), rows) in grouped {
+        let context = || format!("conjecture_proofs: N = {n}, {name}, proof {number}");
+        let list = stored.entry((n, name.clone())).or_default();
+        if list.len() != number as usize {
+            anyhow::bail!("{}: proofs not numbered 0, 1, ...", context());
+        }
+        let first = rows[0];
+        if rows.iter().any(|&r| kind.value(r) != kind.value(first) || holds.value(r) != holds.value(first)) {
+            anyhow::bail!("{}: rows of one proof disagree on kind or holds", context());
+        }
+        let parsed = match kind.value(first) {
+            "bound" => {
+                let mut weights = Vec::new();
+                let mut multipliers = Vec::new();
+                for &r in &rows {
+                    if sign.value(r) != sign.value(first) || bound.value(r) != bound.value(first) {
+                        anyhow::bail!("{}: rows of one bound disagree", context());
+                    }
+                    let c = parse(coefficient.value(r)).with_context(context)?;
+                    let i = index.value(r);
+                    match term.value(r) {
+                        "weight" => weights.push((i as usize, c)),
+                        "key" if i >= 1 && i <= n => multipliers.push((Cut::Nonnegative(i as usize - 1), c)),
+                        "tree" => {
+                            let tree = tree_of.get(&(n, i)).ok_or_else(|| anyhow!("{}: no face tree {i}", context()))?;
+                            multipliers.push((Cut::Tree(tree.clone()), c));
+                        }
+                        other => anyhow::bail!("{}: term {other:?} with index {i} in a bound", context()),
+                    }
+                }
+                let sign = i8::try_from(sign.value(first)).map_err(|_| anyhow!("{}: sign out of range", context()))?;
+                let lower = LowerBound { bound: parse(bound.value(first)).with_context(context)?, multipliers };
+                Proof::Bound { sign, weights, lower }
+            }
+            "witness" if rows.len() == 1 && term.value(first) == "computed" => {
+                Proof::Witness { holds: holds.value(first), alpha: None }
+            }
+            "witness" => {
+                let mut alpha = vec![Rational::from(0); n as usize];
+                let mut seen = vec![false; n as usize];
+                for &r in &rows {
+                    let k = index.value(r) as usize;
+                    if term.value(r) != "alpha" || k == 0 || k > n as usize || std::mem::replace(&mut seen[k - 1], true) {
+                        anyhow::bail!("{}: a witness term {:?} for key {k}", context(), term.value(r));
+                    }
+                    alpha[k - 1] = parse(coefficient.value(r)).with_context(context)?;
+                }
+                if seen.iter().any(|s| !s) {
+                    anyhow::bail!("{}: a witness without every key", context());
+                }
+                Proof::Witness { holds: holds.value(first), alpha: Some(alpha) }
+            }
+            other => anyhow::bail!("{}: kind {other:?}", context()),
+        };
+        list.push(parsed);
+    }
+    Ok(stored)
+}
+
+fn parse(text: &str) -> anyhow::Result<Rational> {
+    parse_pq(text).map_err(|e| anyhow!(e))
+}

@@ -1,0 +1,220 @@
+//! Each conjecture decided over all of Alice's optimal strategies, with its
+//! proof: a conjecture is a set of inequalities g_i . alpha >= 0 (or > 0),
+//! and over the optimal face (`face`) it
+//!
+//! - holds for every optimal alpha when each g_i's minimum over the face is
+//!   >= 0 (> 0): one proven lower bound per inequality;
+//! - fails for every optimal alpha when the largest smallest slack, max over
+//!   the face of min_i g_i . alpha, is < 0 (<= 0): one proven bound on a
+//!   convex combination of the g_i;
+//! - depends on the optimal alpha otherwise: two exact optimal alphas as
+//!   witnesses, one on which it holds and one on which it fails.
+//!
+//! The computed alpha* decides which side needs the work: if it satisfies
+//! the conjecture, only "holds for every" can be proven (else a minimising
+//! point is the failing witness); if not, only "fails for every".
+
+use super::conjectures::{self, NAMES};
+use super::exact_stage::ExactOutcome;
+use super::face::{AliceFace, LowerBound};
+use crate::exact::Rational;
+
+/// `verdict` of a conjecture row where it applies.
+pub const HOLDS_FOR_EVERY: &str = "holds for every optimal alpha";
+pub const FAILS_FOR_EVERY: &str = "fails for every optimal alpha";
+pub const DEPENDS: &str = "depends on the optimal alpha";
+/// `verdict` where the conjecture claims nothing at this N.
+pub const NOT_APPLICABLE: &str = "not applicable";
+
+/// Why a verdict holds.
+#[derive(Debug, Clone)]
+pub enum Proof {
+    /// sign * (sum_i w_i g_i) . alpha >= lower.bound for every optimal alpha
+    /// (sign +1 with one weight 1: a lower bound on one inequality; sign -1:
+    /// the bound that makes the conjecture fail everywhere).
+    Bound { sign: i8, weights: Vec<(usize, Rational)>, lower: LowerBound },
+    /// An optimal alpha on which the conjecture holds (or fails); `None`: the computed alpha*.
+    Witness { holds: bool, alpha: Option<Vec<Rational>> },
+}
+
+/// One conjecture at one N, decided over every optimal alpha.
+#[derive(Debug, Clone)]
+pub struct Decided {
+    pub name: &'static str,
+    pub verdict: &'static str,
+    pub proofs: Vec<Proof>,
+}
+
+/// Every conjecture of `NAMES` at the face's N.
+pub fn decide_all(face: &AliceFace) -> Result<Vec<Decided>, String> {
+    let n = face.alpha().len();
+    NAMES
+        .iter()
+        .map(|&name| match conjectures::inequalities(name, n) {
+            Some(inequalities) if conjectures::applies(name, n) => decide(face, name, &inequalities),
+            _ => Ok(Decided { name, verdict: NOT_APPLICABLE, proofs: Vec::new() }),
+        })
+        .collect()
+}
+
+fn decide(face: &AliceFace, name: &'static str, inequalities: &[conjectures::Inequality]) -> Result<Decided, String> {
+    let computed_holds = inequalities.iter().all(|i| i.holds(face.alpha()));
+    let decided = |verdict, proofs| Ok(Decided { name, verdict, proofs });
+    if face.dimension() == 0 {
+        return decided(if computed_holds { HOLDS_FOR_EVERY } else { FAILS_FOR_EVERY }, Vec::new());
+    }
+    let g: Vec<Vec<Rational>> = inequalities.iter().map(|i| i.g.iter().map(|&c| Rational::from(c)).collect()).collect();
+    let satisfied = |value: &Rational, strict: bool| if strict { *value > 0u32 } else { *value >= 0u32 };
+    let why = |e: String| format!("{name}: {e}");
+    if computed_holds {
+        let mut proofs = Vec::with_capacity(inequalities.len());
+        for (i, (gi, inequality)) in g.iter().zip(inequalities).enumerate() {
+            let minimum = face.minimize(gi).map_err(why)?;
+            if satisfied(&minimum.lower.bound, inequality.strict) {
+                proofs.push(Proof::Bound { sign: 1, weights: vec![(i, Rational::from(1))], lower: minimum.lower });
+            } else {
+                let witnesses = vec![
+                    Proof::Witness { holds: true, alpha: None },
+                    Proof::Witness { holds: false, alpha: Some(minimum.point) },
+                ];
+                return decided(DEPENDS, witnesses);
+            }
+        }
+        decided(HOLDS_FOR_EVERY, proofs)
+    } else {
+        let (smallest, point, proof) = face.maximize_smallest(&g).map_err(why)?;
+        let strict = inequalities.iter().any(|i| i.strict);
+        if satisfied(&smallest, strict) {
+            let witnesses = vec![
+                Proof::Witness { holds: true, alpha: Some(point) },
+                Proof::Witness { holds: false, alpha: None },
+            ];
+            decided(DEPENDS, witnesses)
+        } else {
+            decided(FAILS_FOR_EVERY, vec![Proof::Bound { sign: -1, weights: proof.weights, lower: proof.lower }])
+        }
+    }
+}
+
+/// The functional sign * sum_i w_i g_i over the keys.
+pub fn combined(inequalities: &[conjectures::Inequality], sign: i8, weights: &[(usize, Rational)]) -> Option<Vec<Rational>> {
+    let n = inequalities.first()?.g.len();
+    let mut h = vec![Rational::from(0); n];
+    for (i, w) in weights {
+        let inequality = inequalities.get(*i)?;
+        for (hk, &gk) in h.iter_mut().zip(&inequality.g) {
+            if gk != 0 {
+                *hk += w * Rational::from(gk * i64::from(sign));
+            }
+        }
+    }
+    Some(h)
+}
+
+/// What the face stage adds to one N's exact solution.
+#[derive(Debug, Clone)]
+pub struct FaceOutcome {
+    /// Dimension of the affine hull of Alice's optimal strategies (0: alpha unique).
+    pub dimension: usize,
+    /// Every conjecture of `NAMES`, in order.
+    pub decided: Vec<Decided>,
+    /// Proven: every optimal mixture of Bob's uses a tree of at least this height.
+    pub bob_tallest_at_least: u8,
+    pub seconds: f64,
+}
+
+/// Decides every conjecture over Alice's optimal face and bounds the height
+/// of Bob's optimal mixtures, from one N's exact solution.
+pub fn face_stage(exact: &ExactOutcome) -> Result<FaceOutcome, String> {
+    let start = std::time::Instant::now();
+    let face = AliceFace::new(&exact.value, &exact.alpha, &exact.bob)?;
+    let decided = decide_all(&face)?;
+    let bob_tallest_at_least =
+        super::certificate::tallest_tree_at_least(&exact.value, &exact.alpha, exact.certificate.bob_max_guesses);
+    Ok(FaceOutcome { dimension: face.dimension(), decided, bob_tallest_at_least, seconds: start.elapsed().as_secs_f64() })
+}
+
+/// Checks that `proofs` prove `verdict` for conjecture `name` on the face,
+/// exactly and from nothing else (the stored proofs, re-checked by `verify`).
+pub fn check(face: &AliceFace, name: &str, verdict: &str, proofs: &[Proof]) -> Result<(), String> {
+    let n = face.alpha().len();
+    let inequalities = match conjectures::inequalities(name, n) {
+        Some(inequalities) if conjectures::applies(name, n) => inequalities,
+        _ if verdict == NOT_APPLICABLE && proofs.is_empty() => return Ok(()),
+        _ => return Err(format!("{name} does not apply at N = {n}, yet its verdict is {verdict:?}")),
+    };
+    let holds = |alpha: &[Rational]| inequalities.iter().all(|i| i.holds(alpha));
+    let strict = inequalities.iter().any(|i| i.strict);
+    if face.dimension() == 0 {
+        let expected = if holds(face.alpha()) { HOLDS_FOR_EVERY } else { FAILS_FOR_EVERY };
+        return if verdict == expected && proofs.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("{name}: alpha is unique and decides {expected:?}, not {verdict:?}"))
+        };
+    }
+    // Each bound proof: the bound its multipliers prove for its functional, as claimed.
+    for proof in proofs {
+        if let Proof::Bound { sign, weights, lower } = proof {
+            if weights.is_empty() || weights.iter().any(|(_, w)| *w < 0u32) || ![1, -1].contains(sign) {
+                return Err(format!("{name}: a bound with weights {weights:?} and sign {sign}"));
+            }
+            let h = combined(&inequalities, *sign, weights).ok_or(format!("{name}: a weight on no inequality"))?;
+            let proven = face.check_bound(&h, &lower.multipliers).map_err(|e| format!("{name}: {e}"))?;
+            if proven != lower.bound {
+                return Err(format!("{name}: a bound claimed {}, its multipliers prove {proven}", lower.bound));
+            }
+        }
+    }
+    let bounds: Vec<(i8, &Vec<(usize, Rational)>, &Rational)> = proofs
+        .iter()
+        .filter_map(|p| match p {
+            Proof::Bound { sign, weights, lower } => Some((*sign, weights, &lower.bound)),
+            Proof::Witness { .. } => None,
+        })
+        .collect();
+    let satisfied = |value: &Rational| if strict { *value > 0u32 } else { *value >= 0u32 };
+    match verdict {
+        HOLDS_FOR_EVERY => {
+            // Inequality i bounded below by a value that satisfies it, for every i.
+            let proven = |i: usize| {
+                bounds.iter().any(|(sign, w, bound)| {
+                    *sign == 1 && w.len() == 1 && w[0].0 == i && w[0].1 == 1u32 && satisfied(bound)
+                })
+            };
+            match (0..inequalities.len()).find(|&i| !proven(i)) {
+                Some(i) => Err(format!("{name}: no proof that inequality {i} holds on every optimal alpha")),
+                None if bounds.len() == proofs.len() => Ok(()),
+                None => Err(format!("{name}: witnesses beside a verdict for every alpha")),
+            }
+        }
+        FAILS_FOR_EVERY => {
+            // -(sum w_i g_i) >= bound with bound > 0 (>= 0 when strict): some g_i fails everywhere.
+            let fails = |bound: &Rational| if strict { *bound >= 0u32 } else { *bound > 0u32 };
+            if proofs.len() == 1 && bounds.iter().any(|(sign, _, bound)| *sign == -1 && fails(bound)) {
+                Ok(())
+            } else {
+                Err(format!("{name}: no proof that it fails on every optimal alpha"))
+            }
+        }
+        DEPENDS => {
+            let mut labels = Vec::new();
+            for proof in proofs {
+                let Proof::Witness { holds: label, alpha } = proof else {
+                    return Err(format!("{name}: a bound beside witnesses"));
+                };
+                let alpha = alpha.as_deref().unwrap_or(face.alpha());
+                if !face.is_optimal(alpha) {
+                    return Err(format!("{name}: a witness is not an optimal strategy of Alice's"));
+                }
+                if holds(alpha) != *label {
+                    return Err(format!("{name}: a witness labelled holds = {label} does the opposite"));
+                }
+                labels.push(*label);
+            }
+            labels.sort_unstable();
+            if labels == [false, true] { Ok(()) } else { Err(format!("{name}: witnesses {labels:?}")) }
+        }
+        other => Err(format!("{name}: unknown verdict {other:?}")),
+    }
+}
