@@ -12,8 +12,8 @@
 //! weights (alpha times its common denominator).
 //!
 //! Bob's mixture also bounds the set of Alice's optimal strategies (by
-//! complementary slackness): `alice_unique` proves that it is one point, and
-//! `OptimalFace` proves which linear functionals of alpha are constant on it.
+//! complementary slackness): `OptimalFace` gives the affine hull of Alice's
+//! optimal strategies (its dimension and exact directions).
 
 use super::pricing::{depth_limited_dp, knuth_dp};
 use super::tree::Tree;
@@ -120,17 +120,6 @@ pub fn tallest_tree_at_least(value: &Rational, alpha: &[Rational], ours: u8) -> 
     h
 }
 
-/// Whether Alice's optimal strategy is unique, given an optimal mixture of
-/// Bob's and the value. Every optimal alpha vanishes off the keys Bob holds to
-/// exactly V and satisfies alpha . d_T = V on Bob's support (complementary
-/// slackness), so alpha is unique when those equations and sum(alpha) = 1 have
-/// full rank on the tight keys. The rank is taken modulo a prime, a lower
-/// bound on the rational rank: `true` is a proof, `false` means unproven.
-pub fn alice_unique(value: &Rational, bob: &[(Tree, Rational)]) -> bool {
-    let (tight, rows) = slackness_equations(value, bob);
-    !tight.is_empty() && crate::exact::rank_mod_p(&rows) == tight.len()
-}
-
 /// The complementary-slackness equations on Alice's optimal strategies, given
 /// an optimal mixture of Bob's: the tight keys K (0-based; those Bob holds to
 /// exactly V, the only keys an optimal alpha may play) and the matrix over K
@@ -217,7 +206,10 @@ impl OptimalFace {
                     sum.add_mul_assign(Integer::from(m), v);
                 }
                 if sum != 0 {
-                    return Err(format!("a direction of the optimal face is no null vector (key {})", self.tight[c] + 1));
+                    return Err(format!(
+                        "a direction of the optimal face is no null vector (key {})",
+                        self.tight[c] + 1
+                    ));
                 }
             }
             let scale = Integer::from(x.denominator);
@@ -249,7 +241,7 @@ impl OptimalFace {
             .map(Some)
     }
 
-    /// Proven: the equations pin alpha down to one point (as [`alice_unique`]).
+    /// Proven: the equations pin alpha down to one point.
     pub fn single_point(&self) -> bool {
         !self.tight.is_empty() && self.pivots.rows.len() == self.tight.len()
     }
@@ -279,6 +271,17 @@ mod tests {
 
     fn tree(d: &[u8]) -> Tree {
         Tree::from_depths(d.to_vec()).unwrap()
+    }
+
+    /// Whether Alice's optimal strategy is unique (by `rank_mod_p`, independently of `OptimalFace`), given an optimal mixture of
+    /// Bob's and the value. Every optimal alpha vanishes off the keys Bob holds to
+    /// exactly V and satisfies alpha . d_T = V on Bob's support (complementary
+    /// slackness), so alpha is unique when those equations and sum(alpha) = 1 have
+    /// full rank on the tight keys. The rank is taken modulo a prime, a lower
+    /// bound on the rational rank: `true` is a proof, `false` means unproven.
+    fn alice_unique(value: &Rational, bob: &[(Tree, Rational)]) -> bool {
+        let (tight, rows) = slackness_equations(value, bob);
+        !tight.is_empty() && crate::exact::rank_mod_p(&rows) == tight.len()
     }
 
     #[test]
@@ -440,7 +443,7 @@ mod tests {
             // The computed alpha is symmetric: its own mirror image would test nothing.
             assert!(alpha.iter().eq(alpha.iter().rev()), "N = {n}");
             let face = AliceFace::new(&exact.value, alpha, &exact.bob).unwrap();
-            assert_eq!(face.dimension() == 0, exact.alice_unique, "N = {n}");
+            assert_eq!(face.dimension() == 0, alice_unique(&exact.value, &exact.bob), "N = {n}");
             let others = other_optimal_strategies(&exact.value, alpha, &exact.bob);
             if !others.is_empty() {
                 with_others += 1;
@@ -470,9 +473,11 @@ mod tests {
                     }
                     for sign in [1, -1] {
                         let h: Vec<Rational> = f.iter().map(|c| c * Rational::from(sign)).collect();
-                        let minimum = face.minimize(&h).unwrap();
-                        assert!(face.is_optimal(&minimum.point), "N = {n}");
-                        assert_eq!(at(&h, &minimum.point), minimum.lower.bound, "N = {n}");
+                        let minimum = face.minimize(&h, true).unwrap();
+                        let point = minimum.point.unwrap();
+                        assert!(face.is_optimal(&point), "N = {n}");
+                        assert_eq!(at(&h, &point), minimum.lower.bound, "N = {n}");
+                        assert!(face.minimize(&h, false).unwrap().lower.bound <= minimum.lower.bound);
                         for other in &others {
                             assert!(at(&h, other) >= minimum.lower.bound, "N = {n}: a bound below another optimum");
                             bounded += 1;

@@ -76,8 +76,9 @@ pub fn inequalities(name: &str, n: usize) -> Option<Vec<Inequality>> {
     match name {
         "alpha1_eq_alpha2_plus_alpha3" => (n >= 3).then(|| equal(functional(&[(1, 1), (2, -1), (3, -1)]))),
         "alpha1_eq_2_alpha2" => (n >= 2).then(|| equal(functional(&[(1, 1), (2, -2)]))),
-        "alpha1_largest" => (n >= 3)
-            .then(|| (2..n).map(|j| Inequality { g: functional(&[(1, 1), (j, -1)]), strict: true }).collect()),
+        "alpha1_largest" => {
+            (n >= 3).then(|| (2..n).map(|j| Inequality { g: functional(&[(1, 1), (j, -1)]), strict: true }).collect())
+        }
         "gilbert_dips" => (n >= 16).then(|| {
             let interior = 4..=n - 3;
             dip_points(n)
@@ -181,11 +182,8 @@ mod tests {
             let exact: Vec<Rational> = alpha.iter().map(|&p| q(p, 16)).collect();
             let checks = check(&exact);
             let n = alpha.len();
-            let direct = [
-                alpha[0] == alpha[1] + alpha[2],
-                alpha[0] == 2 * alpha[1],
-                (1..n - 1).all(|j| alpha[0] > alpha[j]),
-            ];
+            let direct =
+                [alpha[0] == alpha[1] + alpha[2], alpha[0] == 2 * alpha[1], (1..n - 1).all(|j| alpha[0] > alpha[j])];
             for (k, expected) in direct.into_iter().enumerate() {
                 assert_eq!(checks[k].holds, expected, "{} on {alpha:?}", NAMES[k]);
             }

@@ -10,7 +10,7 @@
 //! a negative dual brings its slack in, else the DP's best tree enters, and
 //! the exact ratio test picks the leaving variable.
 
-use super::certificate::{Certificate, alice_unique, certify};
+use super::certificate::{Certificate, certify};
 use super::pricing::knuth_dp;
 use super::solver::{BasicVar, FloatSolution};
 use super::symmetric::SymmetricGame;
@@ -35,8 +35,6 @@ pub struct ExactOutcome {
     /// Why the float basis was not optimal, if it was not.
     pub repair_reason: Option<String>,
     pub certificate: Certificate,
-    /// Proven that alpha is Alice's only optimal strategy (rank test); false: unproven.
-    pub alice_unique: bool,
     pub seconds: f64,
 }
 
@@ -71,9 +69,7 @@ pub fn exact_stage(float: &FloatSolution) -> Result<ExactOutcome, String> {
         let Some(entering) = entering else {
             let (value, alpha, bob) = solved.strategies(&game);
             let certificate = certify(&value, &alpha, &bob)?;
-            let alice_unique = alice_unique(&value, &bob);
             return Ok(ExactOutcome {
-                alice_unique,
                 value,
                 alpha,
                 bob,

@@ -24,9 +24,11 @@ use super::pricing::{cost, knuth_dp, knuth_dp_f64};
 use super::tree::Tree;
 use crate::exact::{Integer, Rational, to_f64};
 use malachite::base::num::basic::traits::{One, Zero};
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 /// An inequality every optimal alpha satisfies, as a row of the face LP.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Cut {
     /// alpha_k >= 0 (key k, 0-based).
     Nonnegative(usize),
@@ -46,12 +48,13 @@ pub struct LowerBound {
     pub multipliers: Vec<(Cut, Rational)>,
 }
 
-/// A face LP's exact outcome: the proven bound, and the basis point as an
-/// alpha over all keys, proven optimal for the game when `point_optimal`.
+/// A face LP's exact outcome: the proven bound and, when asked for, the
+/// basis point as an alpha over all keys, proven optimal for the game (the
+/// exact DP finds no tree below V), at which h equals the bound.
 #[derive(Debug, Clone)]
 pub struct Minimum {
     pub lower: LowerBound,
-    pub point: Vec<Rational>,
+    pub point: Option<Vec<Rational>>,
 }
 
 /// Alice's optimal face: the computed optimal alpha* and exact directions of its affine hull.
@@ -66,6 +69,10 @@ pub struct AliceFace {
     directions_f64: Vec<Vec<f64>>,
     /// Keys some direction moves (the others stay at alpha*_k on the face's hull).
     moving_keys: Vec<usize>,
+    /// Each cut's exact coefficients on the directions and right-hand side, once computed.
+    exact_cuts: RefCell<HashMap<Cut, (Vec<Rational>, Rational)>>,
+    /// The trees found as cuts so far (their float rows over t): every later LP starts with them.
+    tree_cuts: RefCell<Vec<Row>>,
 }
 
 /// A row of the LP a . x >= b in the coordinates x = (t, s), where s (if
@@ -115,6 +122,8 @@ impl AliceFace {
             free_keys,
             directions_f64,
             moving_keys,
+            exact_cuts: RefCell::new(HashMap::new()),
+            tree_cuts: RefCell::new(Vec::new()),
         })
     }
 
@@ -128,14 +137,16 @@ impl AliceFace {
         &self.alpha
     }
 
-    /// min of h . alpha over the face, exact (h over all keys).
-    pub fn minimize(&self, h: &[Rational]) -> Result<Minimum, String> {
+    /// min of h . alpha over the face (h over all keys): always a proven
+    /// lower bound, exactly the minimum and with its point when `with_point`
+    /// (without, a tree the float LP missed can only make the bound lower).
+    pub fn minimize(&self, h: &[Rational], with_point: bool) -> Result<Minimum, String> {
         let d = self.dimension();
         let objective: Vec<Rational> = self.directions.iter().map(|z| dot(z, h)).collect();
         if objective.iter().all(|c| *c == 0u32) {
             // h is constant on the hull: its value at alpha* is its value everywhere.
             let lower = LowerBound { bound: dot(h, &self.alpha), multipliers: Vec::new() };
-            return Ok(Minimum { lower, point: self.alpha.clone() });
+            return Ok(Minimum { lower, point: with_point.then(|| self.alpha.clone()) });
         }
         let c: Vec<f64> = objective.iter().map(to_f64).collect();
         let basis_origins: Vec<Origin> = (0..d)
@@ -144,21 +155,64 @@ impl AliceFace {
                 Origin::Cut(if objective[i] >= 0u32 { Cut::Nonnegative(key) } else { Cut::AtMostOne(key) })
             })
             .collect();
-        let solved = self.solve(&[], &c, &objective, basis_origins)?;
+        let solved = self.solve(&[], &c, &objective, basis_origins, with_point)?;
         let lower = self.lower_bound(h, &solved.multipliers)?;
         Ok(Minimum { lower, point: solved.point })
     }
 
-    /// max over the face of min_i g_i . alpha (the functionals `g`), exact:
-    /// the value s*, the basis point, and the proof that -(sum w_i g_i) . alpha
-    /// >= -s* for every optimal alpha (weights w >= 0 summing to 1).
-    pub fn maximize_smallest(&self, g: &[Vec<Rational>]) -> Result<(Rational, Vec<Rational>, MaxProof), String> {
+    /// Proven bounds on every direction's coordinate: per direction c, lower
+    /// bounds on alpha_k and on -alpha_k for its own key k (t_c moves alpha_k
+    /// alone among those keys). 2d face LPs, after which `bound_from_box`
+    /// bounds any functional without an LP of its own.
+    pub fn box_bounds(&self) -> Result<Vec<[LowerBound; 2]>, String> {
+        let n = self.alpha.len();
+        self.free_keys
+            .iter()
+            .map(|&k| {
+                let unit: Vec<Rational> = (0..n).map(|j| Rational::from(u32::from(j == k))).collect();
+                let minus: Vec<Rational> = unit.iter().map(|x| -x.clone()).collect();
+                Ok([self.minimize(&unit, false)?.lower, self.minimize(&minus, false)?.lower])
+            })
+            .collect()
+    }
+
+    /// A proven lower bound on h from the box: h . alpha = h . alpha* +
+    /// sum_c G_c t_c with G = Z'h, each term bounded by t_c's lower bound
+    /// (G_c > 0) or upper bound (G_c < 0), the proof the same combination of
+    /// the box's proofs.
+    pub fn bound_from_box(&self, h: &[Rational], bounds: &[[LowerBound; 2]]) -> Result<LowerBound, String> {
+        let mut multipliers: Vec<(Cut, Rational)> = Vec::new();
+        for (z, [lower, upper]) in self.directions.iter().zip(bounds) {
+            let g = dot(z, h);
+            // t_c = alpha_k - alpha*_k: G t_c >= G (lower - alpha*_k) when G > 0, via -alpha_k's bound otherwise.
+            let (scale, proof) = if g > 0u32 { (g, lower) } else { (-g, upper) };
+            if scale == 0u32 {
+                continue;
+            }
+            for (cut, lambda) in &proof.multipliers {
+                add_multiplier(&mut multipliers, cut.clone(), &(&scale * lambda));
+            }
+        }
+        let bound = self.check_bound(h, &multipliers)?;
+        Ok(LowerBound { bound, multipliers })
+    }
+
+    /// max over the face of min_i g_i . alpha (the functionals `g`): a proven
+    /// upper bound s (exactly the maximum, with its point, when `with_point`)
+    /// and the proof that -(sum w_i g_i) . alpha >= -s for every optimal
+    /// alpha (weights w >= 0 summing to 1).
+    pub fn maximize_smallest(
+        &self,
+        g: &[Vec<Rational>],
+        with_point: bool,
+    ) -> Result<(Rational, Option<Vec<Rational>>, MaxProof), String> {
         let d = self.dimension();
         let mut c = vec![0.0; d + 1];
         c[d] = -1.0;
         let mut objective = vec![Rational::ZERO; d + 1];
         objective[d] = Rational::from(-1);
-        let g_on_hull: Vec<Vec<Rational>> = g.iter().map(|gi| self.directions.iter().map(|z| dot(z, gi)).collect()).collect();
+        let g_on_hull: Vec<Vec<Rational>> =
+            g.iter().map(|gi| self.directions.iter().map(|z| dot(z, gi)).collect()).collect();
         let extra: Vec<Row> = g
             .iter()
             .zip(&g_on_hull)
@@ -169,11 +223,10 @@ impl AliceFace {
                 Row { origin: Origin::AtLeastS(i), a, b: -to_f64(&dot(gi, &self.alpha)) }
             })
             .collect();
-        let mut basis_origins: Vec<Origin> =
-            (0..d).map(|i| Origin::Cut(Cut::Nonnegative(self.free_keys[i]))).collect();
+        let mut basis_origins: Vec<Origin> = (0..d).map(|i| Origin::Cut(Cut::Nonnegative(self.free_keys[i]))).collect();
         basis_origins.push(Origin::SAtMost);
         let exact_rows = ExactRows { g, g_on_hull: &g_on_hull, s_bound: s_bound(g) };
-        let solved = self.solve_with(&extra, &c, &objective, basis_origins, Some(&exact_rows))?;
+        let solved = self.solve_with(&extra, &c, &objective, basis_origins, Some(&exact_rows), with_point)?;
         let mut weights = Vec::new();
         let mut cuts = Vec::new();
         for (origin, lambda) in solved.all_multipliers {
@@ -220,30 +273,52 @@ impl AliceFace {
     /// proves: for every optimal alpha, h . alpha >= r . alpha* + V sum_T
     /// lambda_T, where r = h - sum lambda_j a_j must be orthogonal to every
     /// direction of the hull (so r . alpha = r . alpha* on it) and every
-    /// lambda_j >= 0 (alpha_k >= 0 and alpha . d_T >= V on the face).
+    /// lambda_j >= 0 (alpha_k >= 0 and alpha . d_T >= V on the face). Done on
+    /// the directions: Z'h = sum lambda_j Z'a_j, and the bound is h . alpha*
+    /// + sum lambda_j b_j with b_j = -alpha*_k or V - alpha* . d_T.
     pub fn check_bound(&self, h: &[Rational], multipliers: &[(Cut, Rational)]) -> Result<Rational, String> {
         let n = self.alpha.len();
-        let mut r = h.to_vec();
-        let mut trees = Rational::ZERO;
+        let mut on_hull: Vec<Rational> = self.directions.iter().map(|z| dot(z, h)).collect();
+        let mut bound = dot(h, &self.alpha);
         for (cut, lambda) in multipliers {
             if *lambda < 0u32 {
                 return Err("a negative multiplier".into());
             }
-            match cut {
-                Cut::Nonnegative(k) if *k < n => r[*k] -= lambda,
-                Cut::Tree(tree) if tree.len() == n => {
-                    for (rk, &depth) in r.iter_mut().zip(tree.depths()) {
-                        *rk -= lambda * Rational::from(depth);
-                    }
-                    trees += lambda;
-                }
-                _ => return Err("a cut that does not fit the game".into()),
+            let fits = match cut {
+                Cut::Nonnegative(k) => *k < n,
+                Cut::Tree(tree) => tree.len() == n,
+                Cut::AtMostOne(_) => false,
+            };
+            if !fits {
+                return Err("a cut that does not fit the game".into());
             }
+            self.with_exact_cut(cut, |a, b| {
+                for (x, y) in on_hull.iter_mut().zip(a) {
+                    *x -= lambda * y;
+                }
+                bound += lambda * b;
+            });
         }
-        if self.directions.iter().any(|z| dot(z, &r) != 0u32) {
+        if on_hull.iter().any(|x| *x != 0u32) {
             return Err("the certificate's remainder is not constant on the optimal face".into());
         }
-        Ok(dot(&r, &self.alpha) + &self.value * trees)
+        Ok(bound)
+    }
+
+    /// Runs `f` on the cut's exact coefficients on the directions and its right-hand side (cached).
+    fn with_exact_cut<T>(&self, cut: &Cut, f: impl FnOnce(&[Rational], &Rational) -> T) -> T {
+        let mut cache = self.exact_cuts.borrow_mut();
+        let (a, b) = cache.entry(cut.clone()).or_insert_with(|| match cut {
+            Cut::Nonnegative(k) => (self.directions.iter().map(|z| z[*k].clone()).collect(), -self.alpha[*k].clone()),
+            Cut::AtMostOne(k) => {
+                (self.directions.iter().map(|z| -z[*k].clone()).collect(), &self.alpha[*k] - Rational::ONE)
+            }
+            Cut::Tree(tree) => {
+                let depths: Vec<Rational> = tree.depths().iter().map(|&d| Rational::from(d)).collect();
+                (self.directions.iter().map(|z| dot(z, &depths)).collect(), &self.value - dot(&self.alpha, &depths))
+            }
+        });
+        f(a, b)
     }
 
     /// Whether `alpha` is an optimal strategy of Alice's: a distribution
@@ -255,8 +330,15 @@ impl AliceFace {
             && best_response_cost(alpha).0 == self.value
     }
 
-    fn solve(&self, extra: &[Row], c: &[f64], objective: &[Rational], basis: Vec<Origin>) -> Result<Solved, String> {
-        let solved = self.solve_with(extra, c, objective, basis, None)?;
+    fn solve(
+        &self,
+        extra: &[Row],
+        c: &[f64],
+        objective: &[Rational],
+        basis: Vec<Origin>,
+        with_point: bool,
+    ) -> Result<Solved, String> {
+        let solved = self.solve_with(extra, c, objective, basis, None, with_point)?;
         let multipliers = solved
             .all_multipliers
             .iter()
@@ -270,8 +352,8 @@ impl AliceFace {
 
     /// The LP min c . x over rows (keys, trees as cuts, `extra`), from the
     /// dual-feasible `basis`; then exact: multipliers of the final basis
-    /// (proven >= 0) and its point, with trees the exact DP finds below V
-    /// added until there are none.
+    /// (proven >= 0) and, `with_point`, its point, with trees the exact DP
+    /// finds below V added until there are none.
     fn solve_with(
         &self,
         extra: &[Row],
@@ -279,6 +361,7 @@ impl AliceFace {
         objective: &[Rational],
         basis: Vec<Origin>,
         exact_rows: Option<&ExactRows>,
+        with_point: bool,
     ) -> Result<SolvedWith, String> {
         let p = c.len();
         let mut rows: Vec<Row> = self
@@ -286,6 +369,7 @@ impl AliceFace {
             .iter()
             .map(|&k| self.cut_row(Cut::Nonnegative(k), p))
             .chain(self.free_keys.iter().map(|&k| self.cut_row(Cut::AtMostOne(k), p)))
+            .chain(self.tree_cuts.borrow().iter().map(|row| Row { a: padded(&row.a, p), ..row.clone() }))
             .chain(extra.iter().cloned())
             .collect();
         if let Some(exact) = exact_rows {
@@ -304,6 +388,10 @@ impl AliceFace {
             if lambda.iter().any(|l| *l < 0u32) {
                 return Err("the final basis has a negative multiplier".into());
             }
+            let all_multipliers = || basis.iter().map(|&i| rows[i].origin.clone()).zip(lambda.clone()).collect();
+            if !with_point {
+                return Ok(SolvedWith { all_multipliers: all_multipliers(), point: None });
+            }
             let x = solve_exact(exact_a, exact_b).ok_or("the final basis is singular")?;
             let point = self.point(&x[..self.dimension()]);
             if let Some(k) = point.iter().position(|a| *a < 0u32) {
@@ -315,11 +403,10 @@ impl AliceFace {
                 if rows.iter().any(|r| r.origin == cut) {
                     return Err("the exact DP found a tree the float LP already has".into());
                 }
-                rows.push(self.cut_row(Cut::Tree(tree), p));
+                self.add_tree_cut(&mut rows, tree, p);
                 continue;
             }
-            let all_multipliers = basis.iter().map(|&i| rows[i].origin.clone()).zip(lambda).collect();
-            return Ok(SolvedWith { all_multipliers, point });
+            return Ok(SolvedWith { all_multipliers: all_multipliers(), point: Some(point) });
         }
         Err(format!("no exactly optimal point after {MAX_EXACT_ROUNDS} exact rounds"))
     }
@@ -356,7 +443,7 @@ impl AliceFace {
                     if cost >= value * (1.0 - CUT_GAP) || rows.iter().any(|r| r.origin == cut) {
                         return Ok(());
                     }
-                    rows.push(self.cut_row(Cut::Tree(best.tree), p));
+                    self.add_tree_cut(rows, best.tree, p);
                     rows.len() - 1
                 }
             };
@@ -371,6 +458,13 @@ impl AliceFace {
             basis[leaving.0] = entering;
         }
         Err(format!("the face LP did not finish within {MAX_PIVOTS} pivots"))
+    }
+
+    /// Adds a tree's cut to this LP's rows and to the pool later LPs start with.
+    fn add_tree_cut(&self, rows: &mut Vec<Row>, tree: Tree, p: usize) {
+        let row = self.cut_row(Cut::Tree(tree), p);
+        self.tree_cuts.borrow_mut().push(Row { a: row.a[..self.dimension()].to_vec(), ..row.clone() });
+        rows.push(row);
     }
 
     /// A cut as a float row in x (zero on s).
@@ -404,12 +498,7 @@ impl AliceFace {
     fn exact_row(&self, origin: &Origin, p: usize, exact_rows: Option<&ExactRows>) -> Vec<Rational> {
         let mut a = vec![Rational::ZERO; p];
         match origin {
-            Origin::Cut(cut) => {
-                let coefficients = cut_coefficients(cut, self.alpha.len());
-                for (ac, z) in a.iter_mut().zip(&self.directions) {
-                    *ac = dot(z, &coefficients);
-                }
-            }
+            Origin::Cut(cut) => self.with_exact_cut(cut, |on_hull, _| a[..on_hull.len()].clone_from_slice(on_hull)),
             Origin::AtLeastS(i) => {
                 let rows = exact_rows.expect("s rows come with their functionals");
                 a[..rows.g_on_hull[*i].len()].clone_from_slice(&rows.g_on_hull[*i]);
@@ -423,12 +512,7 @@ impl AliceFace {
     /// The exact right-hand side of a row in x.
     fn exact_rhs(&self, origin: &Origin, exact_rows: Option<&ExactRows>) -> Rational {
         match origin {
-            Origin::Cut(Cut::Nonnegative(k)) => -self.alpha[*k].clone(),
-            Origin::Cut(Cut::AtMostOne(k)) => &self.alpha[*k] - Rational::ONE,
-            Origin::Cut(Cut::Tree(tree)) => {
-                let depths: Vec<Rational> = tree.depths().iter().map(|&d| Rational::from(d)).collect();
-                &self.value - dot(&self.alpha, &depths)
-            }
+            Origin::Cut(cut) => self.with_exact_cut(cut, |_, b| b.clone()),
             Origin::AtLeastS(i) => -dot(&exact_rows.expect("s rows").g[*i], &self.alpha),
             Origin::SAtMost => -exact_rows.expect("s rows").s_bound.clone(),
         }
@@ -468,12 +552,12 @@ pub struct MaxProof {
 
 struct Solved {
     multipliers: Vec<(Cut, Rational)>,
-    point: Vec<Rational>,
+    point: Option<Vec<Rational>>,
 }
 
 struct SolvedWith {
     all_multipliers: Vec<(Origin, Rational)>,
-    point: Vec<Rational>,
+    point: Option<Vec<Rational>>,
 }
 
 /// The exact data of the s rows: the functionals, their coefficients on the
@@ -489,15 +573,6 @@ fn s_bound(g: &[Vec<Rational>]) -> Rational {
     g.iter().flatten().max().cloned().unwrap_or(Rational::ZERO) + Rational::ONE
 }
 
-/// The coefficients of a cut's left-hand side over the keys.
-fn cut_coefficients(cut: &Cut, n: usize) -> Vec<Rational> {
-    match cut {
-        Cut::Nonnegative(k) => (0..n).map(|j| Rational::from(u32::from(j == *k))).collect(),
-        Cut::AtMostOne(k) => (0..n).map(|j| -Rational::from(u32::from(j == *k))).collect(),
-        Cut::Tree(tree) => tree.depths().iter().map(|&d| Rational::from(d)).collect(),
-    }
-}
-
 fn add_multiplier(multipliers: &mut Vec<(Cut, Rational)>, cut: Cut, lambda: &Rational) {
     match multipliers.iter_mut().find(|(c, _)| *c == cut) {
         Some((_, l)) => *l += lambda,
@@ -511,6 +586,13 @@ pub fn best_response_cost(alpha: &[Rational]) -> (Rational, Tree) {
     let best = knuth_dp(&weights);
     debug_assert_eq!(cost(&best.tree, &weights), best.cost);
     (Rational::from_integers(best.cost, Integer::from(scale)), best.tree)
+}
+
+/// `a` with zeros appended up to length p (a row over t, extended to s).
+fn padded(a: &[f64], p: usize) -> Vec<f64> {
+    let mut v = a.to_vec();
+    v.resize(p, 0.0);
+    v
 }
 
 fn unit(p: usize, i: usize, value: f64) -> Vec<f64> {

@@ -11,10 +11,10 @@ mod figures;
 mod kernels;
 pub mod master;
 pub mod pricing;
+mod proofs;
 mod report;
 pub mod solver;
 pub mod symmetric;
-mod proofs;
 mod tables;
 pub mod tree;
 pub mod verdicts;
@@ -122,8 +122,11 @@ impl Task for HigherLowerTask {
                     let float = solver::solve(n, &options, previous.as_ref());
                     let exact = exact_stage::exact_stage(&float)
                         .map_err(|why| anyhow::anyhow!("N = {n}: exact stage failed: {why}"))?;
-                    let face = verdicts::face_stage(&exact)
-                        .map_err(|why| anyhow::anyhow!("N = {n}: deciding the conjectures over the optimal face failed: {why}"))?;
+                    let face =
+                        verdicts::face_stage(&exact.value, &exact.alpha, &exact.bob, exact.certificate.bob_max_guesses)
+                            .map_err(|why| {
+                                anyhow::anyhow!("N = {n}: deciding the conjectures over the optimal face failed: {why}")
+                            })?;
                     context.progress(&format!(
                         "N = {n} certified ({:.1} s + {:.1} s exact + {:.1} s face), {of}",
                         float.seconds, exact.seconds, face.seconds

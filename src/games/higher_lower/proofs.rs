@@ -88,8 +88,10 @@ fn proof_terms(name: &'static str, proof: u32, p: &Proof, numbered: &mut Vec<Tre
         Proof::Bound { sign, weights, lower } => {
             let bound = format_pq(&lower.bound);
             let sign = i64::from(*sign);
-            let mut rows: Vec<Term> =
-                weights.iter().map(|(i, w)| row("bound", sign, false, &bound, "weight", *i as u32, format_pq(w))).collect();
+            let mut rows: Vec<Term> = weights
+                .iter()
+                .map(|(i, w)| row("bound", sign, false, &bound, "weight", *i as u32, format_pq(w)))
+                .collect();
             for (cut, lambda) in &lower.multipliers {
                 let (term, index) = match cut {
                     Cut::Tree(tree) => {
@@ -126,7 +128,8 @@ pub fn read(proofs: &RecordBatch, trees: &RecordBatch) -> anyhow::Result<StoredP
     for r in 0..trees.num_rows() {
         let list = depths.value(r);
         let d = list.as_any().downcast_ref::<UInt8Array>().ok_or_else(|| anyhow!("depths are not u8 lists"))?;
-        let tree = Tree::from_depths(d.values().to_vec()).map_err(|e| anyhow!("face tree of N = {}: {e}", tn.value(r)))?;
+        let tree =
+            Tree::from_depths(d.values().to_vec()).map_err(|e| anyhow!("face tree of N = {}: {e}", tn.value(r)))?;
         if tree_of.insert((tn.value(r), tk.value(r)), tree).is_some() {
             anyhow::bail!("face_trees: N = {}, tree {} stored twice", tn.value(r), tk.value(r));
         }
@@ -163,7 +166,8 @@ pub fn read(proofs: &RecordBatch, trees: &RecordBatch) -> anyhow::Result<StoredP
                         "weight" => weights.push((i as usize, c)),
                         "key" if i >= 1 && i <= n => multipliers.push((Cut::Nonnegative(i as usize - 1), c)),
                         "tree" => {
-                            let tree = tree_of.get(&(n, i)).ok_or_else(|| anyhow!("{}: no face tree {i}", context()))?;
+                            let tree =
+                                tree_of.get(&(n, i)).ok_or_else(|| anyhow!("{}: no face tree {i}", context()))?;
                             multipliers.push((Cut::Tree(tree.clone()), c));
                         }
                         other => anyhow::bail!("{}: term {other:?} with index {i} in a bound", context()),
@@ -181,7 +185,8 @@ pub fn read(proofs: &RecordBatch, trees: &RecordBatch) -> anyhow::Result<StoredP
                 let mut seen = vec![false; n as usize];
                 for &r in &rows {
                     let k = index.value(r) as usize;
-                    if term.value(r) != "alpha" || k == 0 || k > n as usize || std::mem::replace(&mut seen[k - 1], true) {
+                    if term.value(r) != "alpha" || k == 0 || k > n as usize || std::mem::replace(&mut seen[k - 1], true)
+                    {
                         anyhow::bail!("{}: a witness term {:?} for key {k}", context(), term.value(r));
                     }
                     alpha[k - 1] = parse(coefficient.value(r)).with_context(context)?;

@@ -1,10 +1,10 @@
 //! Higher-lower's report section: the published values beside ours, all of
 //! ours read from the tables.
 
+use super::verdicts;
 use crate::artifacts::columns::Columns;
 use crate::artifacts::columns::TableBuilder;
 use crate::game::{Dataset, ReportSection, Table};
-use super::verdicts;
 use crate::published;
 use arrow::record_batch::RecordBatch;
 use std::collections::BTreeMap;
@@ -221,9 +221,8 @@ fn conjectures_section(md: &mut String, data: &dyn Dataset) -> anyhow::Result<Op
                 rows.insert(n.value(r), r);
             }
         }
-        let with = |v: &str| -> Vec<u32> {
-            rows.iter().filter(|&(_, &r)| verdict.value(r) == v).map(|(n, _)| *n).collect()
-        };
+        let with =
+            |v: &str| -> Vec<u32> { rows.iter().filter(|&(_, &r)| verdict.value(r) == v).map(|(n, _)| *n).collect() };
         let row = ConjectureSummary {
             name: conjecture,
             checked: rows.len() as u32,

@@ -5,8 +5,8 @@
 use super::conjectures;
 use super::exact_stage::ExactOutcome;
 use super::solver::{FloatSolution, Method};
-use super::verdicts::FaceOutcome;
 use super::tree::Tree;
+use super::verdicts::FaceOutcome;
 use crate::artifacts::columns::{Columns, TableBuilder};
 use crate::exact::{format_pq, to_f64};
 use crate::game::Table;
@@ -36,7 +36,7 @@ pub fn tables(solved: &[Solved]) -> anyhow::Result<Vec<Table>> {
         .u32("pricing_calls", solved.iter().map(|(f, _, _)| f.pricing_calls))
         .u32("columns", solved.iter().map(|(f, _, _)| f.columns))
         .u32("alice_support", solved.iter().map(|(_, e, _)| e.certificate.alice_support as u32))
-        .bool("alice_unique", solved.iter().map(|(_, e, _)| e.alice_unique))
+        .bool("alice_unique", solved.iter().map(|(_, _, face)| face.dimension == 0))
         .u32("face_dimension", solved.iter().map(|(_, _, face)| face.dimension as u32))
         .u32("bob_support", solved.iter().map(|(_, e, _)| e.certificate.bob_support as u32))
         .u8("bob_max_guesses", solved.iter().map(|(_, e, _)| e.certificate.bob_max_guesses))

@@ -1,0 +1,157 @@
+//! The face stage of higher-lower (every conjecture decided over all of
+//! Alice's optimal strategies, the bound on Bob's tallest tree) on stored
+//! solutions: its seconds beside the solve and exact seconds the sweep
+//! stored for the same N, and the verdicts. It reads the `values`, `alice`
+//! and `bob` tables of a higher-lower output directory; without one it
+//! solves N = 100..=140 first (untimed).
+//!
+//!   cargo bench --bench higher_lower_face
+//!   HL_FACE_DIR=data/hl1024 cargo bench --bench higher_lower_face
+
+use arrow::array::{Array, Float64Array, ListArray, StringArray, UInt8Array, UInt32Array};
+use arrow::record_batch::RecordBatch;
+use gamesweep::exact::{Rational, parse_pq};
+use gamesweep::games::higher_lower::exact_stage::exact_stage;
+use gamesweep::games::higher_lower::solver::{Method, SolveOptions, solve};
+use gamesweep::games::higher_lower::tree::Tree;
+use gamesweep::games::higher_lower::verdicts::{FaceOutcome, face_stage};
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Instant;
+
+/// One stored N: V, alpha, Bob's mixture, and the sweep's solve + exact seconds.
+struct Stored {
+    value: Rational,
+    alpha: Vec<Rational>,
+    bob: Vec<(Tree, Rational)>,
+    seconds: f64,
+}
+
+fn main() {
+    let stored = match std::env::var("HL_FACE_DIR") {
+        Ok(dir) => read(Path::new(&dir)),
+        Err(_) => solved(100..=140),
+    };
+    let start = Instant::now();
+    let outcomes: Vec<(usize, Result<FaceOutcome, String>)> = stored
+        .par_iter()
+        .map(|(&n, s)| {
+            let tallest = s.bob.iter().filter(|(_, y)| *y > 0u32).map(|(t, _)| t.height()).max().unwrap_or(0);
+            (n, face_stage(&s.value, &s.alpha, &s.bob, tallest))
+        })
+        .collect();
+    let wall = start.elapsed().as_secs_f64();
+    let face: f64 = outcomes.iter().filter_map(|(_, o)| o.as_ref().ok()).map(|o| o.seconds).sum();
+    let sweep: f64 = stored.values().map(|s| s.seconds).sum();
+    let mut verdicts: BTreeMap<(&str, &str), Vec<usize>> = BTreeMap::new();
+    let mut slowest: Vec<(f64, usize, usize)> = Vec::new();
+    for (n, outcome) in &outcomes {
+        match outcome {
+            Ok(o) => {
+                for d in &o.decided {
+                    verdicts.entry((d.name, d.verdict)).or_default().push(*n);
+                }
+                slowest.push((o.seconds, *n, o.dimension));
+            }
+            Err(why) => println!("N = {n}: FAILED: {why}"),
+        }
+    }
+    slowest.sort_by(|a, b| b.0.total_cmp(&a.0));
+    println!(
+        "{} N; face stage {face:.1} s CPU ({wall:.1} s wall on {} threads)",
+        stored.len(),
+        rayon::current_num_threads()
+    );
+    println!("sweep's solve + exact seconds for the same N: {sweep:.1} s; face / sweep = {:.3}", face / sweep);
+    println!("slowest N (seconds, N, face dimension): {:?}", &slowest[..slowest.len().min(8)]);
+    for ((name, verdict), ns) in &verdicts {
+        let shown: Vec<String> = ns.iter().take(12).map(usize::to_string).collect();
+        println!(
+            "{name:>30} | {verdict:<30} | {:>5} N | {}{}",
+            ns.len(),
+            shown.join(", "),
+            if ns.len() > 12 { ", ..." } else { "" }
+        );
+    }
+}
+
+/// Solves the N of `ns` (a warm chain) and keeps their exact solutions.
+fn solved(ns: std::ops::RangeInclusive<usize>) -> BTreeMap<usize, Stored> {
+    let options = SolveOptions::new(Method::Auto, 1e-10, 10_000_000);
+    let mut previous = None;
+    let mut stored = BTreeMap::new();
+    for n in ns {
+        let float = solve(n, &options, previous.as_ref());
+        let exact = exact_stage(&float).expect("exact stage");
+        let seconds = float.seconds + exact.seconds;
+        stored.insert(n, Stored { value: exact.value, alpha: exact.alpha, bob: exact.bob, seconds });
+        previous = Some(float);
+    }
+    stored
+}
+
+/// Every row of one table of the output directory.
+fn table(dir: &Path, name: &str) -> Vec<RecordBatch> {
+    let folder = dir.join("higher_lower").join(name);
+    let mut batches = Vec::new();
+    for entry in std::fs::read_dir(&folder).unwrap_or_else(|e| panic!("{}: {e}", folder.display())) {
+        let path = entry.expect("a directory entry").path();
+        if path.extension().is_some_and(|e| e == "parquet") {
+            let file = std::fs::File::open(&path).expect("a part");
+            let reader = ParquetRecordBatchReaderBuilder::try_new(file).expect("parquet").build().expect("a reader");
+            batches.extend(reader.map(|b| b.expect("a batch")));
+        }
+    }
+    batches
+}
+
+fn column<'a, T: 'static>(batch: &'a RecordBatch, name: &str) -> &'a T {
+    batch.column_by_name(name).and_then(|c| c.as_any().downcast_ref::<T>()).unwrap_or_else(|| panic!("column {name}"))
+}
+
+fn read(dir: &Path) -> BTreeMap<usize, Stored> {
+    let parse = |s: &str| parse_pq(s).expect("p/q");
+    let mut stored: BTreeMap<usize, Stored> = BTreeMap::new();
+    for batch in table(dir, "values") {
+        let (n, value) = (column::<UInt32Array>(&batch, "n"), column::<StringArray>(&batch, "value"));
+        let (solve, exact) =
+            (column::<Float64Array>(&batch, "solve_seconds"), column::<Float64Array>(&batch, "exact_seconds"));
+        for r in 0..batch.num_rows() {
+            let entry = Stored {
+                value: parse(value.value(r)),
+                alpha: Vec::new(),
+                bob: Vec::new(),
+                seconds: solve.value(r) + exact.value(r),
+            };
+            stored.insert(n.value(r) as usize, entry);
+        }
+    }
+    let mut alphas: BTreeMap<usize, Vec<(u32, Rational)>> = BTreeMap::new();
+    for batch in table(dir, "alice") {
+        let (n, i, p) = (
+            column::<UInt32Array>(&batch, "n"),
+            column::<UInt32Array>(&batch, "i"),
+            column::<StringArray>(&batch, "prob"),
+        );
+        for r in 0..batch.num_rows() {
+            alphas.entry(n.value(r) as usize).or_default().push((i.value(r), parse(p.value(r))));
+        }
+    }
+    for (n, mut alpha) in alphas {
+        alpha.sort_by_key(|(i, _)| *i);
+        stored.get_mut(&n).expect("values row").alpha = alpha.into_iter().map(|(_, p)| p).collect();
+    }
+    for batch in table(dir, "bob") {
+        let (n, w) = (column::<UInt32Array>(&batch, "n"), column::<StringArray>(&batch, "weight"));
+        let depths = column::<ListArray>(&batch, "depths");
+        for r in 0..batch.num_rows() {
+            let list = depths.value(r);
+            let d = list.as_any().downcast_ref::<UInt8Array>().expect("u8 depths");
+            let tree = Tree::from_depths(d.values().to_vec()).expect("a tree");
+            stored.get_mut(&(n.value(r) as usize)).expect("values row").bob.push((tree, parse(w.value(r))));
+        }
+    }
+    stored
+}
