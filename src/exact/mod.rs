@@ -8,11 +8,13 @@ mod dixon;
 mod fraction;
 mod rank;
 mod scalar;
+mod scaled;
 
 pub use dice_rational::DiceRational;
 pub use dixon::{DixonError, DixonSolver, ExactSolution};
 pub use fraction::{format_pq, parse_canonical_pq, parse_pq, to_f64};
 pub use rank::{Pivots, pivots_mod_p, rank_mod_p};
 pub use scalar::{ExactScalar, Scalar};
+pub use scaled::ScaledVector;
 
 pub use malachite::{Integer, Natural, Rational};

@@ -17,7 +17,7 @@
 
 use super::pricing::{depth_limited_dp, knuth_dp};
 use super::tree::Tree;
-use crate::exact::{DixonSolver, ExactSolution, Integer, Natural, Pivots, Rational, pivots_mod_p};
+use crate::exact::{DixonSolver, ExactSolution, Integer, Natural, Pivots, Rational, ScaledVector, pivots_mod_p};
 use malachite::base::num::arithmetic::traits::{AddMulAssign, Lcm};
 use malachite::base::num::basic::traits::Zero;
 use std::cell::OnceCell;
@@ -181,7 +181,7 @@ impl OptimalFace {
     /// row of M in exact arithmetic, so with the rank modulo p (a lower bound)
     /// the vectors are proven to span the whole null space. `Err` when a
     /// check fails (the rank modulo p was lower than over the rationals).
-    pub fn directions(&self) -> Result<Vec<Vec<Rational>>, String> {
+    pub fn directions(&self) -> Result<Vec<ScaledVector>, String> {
         if self.single_point() {
             return Ok(Vec::new());
         }
@@ -212,12 +212,11 @@ impl OptimalFace {
                     ));
                 }
             }
-            let scale = Integer::from(x.denominator);
-            let mut full = vec![Rational::ZERO; self.n];
+            let mut numerators = vec![Integer::ZERO; self.n];
             for (&k, v) in self.tight.iter().zip(z) {
-                full[k] = Rational::from_integers(v, scale.clone());
+                numerators[k] = v;
             }
-            directions.push(full);
+            directions.push(ScaledVector { numerators, denominator: Integer::from(x.denominator) });
         }
         Ok(directions)
     }
@@ -329,7 +328,7 @@ mod tests {
         let bob4 = [(tree(&[2, 1, 3, 2]), q(1, 2)), (tree(&[2, 3, 1, 2]), q(1, 2))];
         let face = OptimalFace::new(&q(2, 1), &bob4);
         assert!(!face.single_point());
-        let directions = face.directions().unwrap();
+        let directions: Vec<Vec<Rational>> = face.directions().unwrap().iter().map(|z| z.to_rationals()).collect();
         assert_eq!(directions.len(), 2);
         for z in &directions {
             for row in [[2, 1, 3, 2], [2, 3, 1, 2], [1, 1, 1, 1]] {

@@ -19,10 +19,12 @@
 //! alone), and the basis point is an exact optimal alpha when the exact DP
 //! finds no tree below V (else that tree is added and the LP goes on).
 
-use super::certificate::{OptimalFace, common_denominator};
-use super::pricing::{cost, knuth_dp, knuth_dp_f64};
+use super::certificate::OptimalFace;
+use super::pricing::{knuth_dp, knuth_dp_f64};
 use super::tree::Tree;
-use crate::exact::{Integer, Rational, to_f64};
+use crate::exact::{Integer, Natural, Rational, ScaledVector, to_f64};
+use malachite::base::num::arithmetic::traits::Lcm;
+use malachite::base::num::arithmetic::traits::Pow;
 use malachite::base::num::basic::traits::{One, Zero};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -61,7 +63,9 @@ pub struct Minimum {
 pub struct AliceFace {
     value: Rational,
     alpha: Vec<Rational>,
-    directions: Vec<Vec<Rational>>,
+    /// alpha* over its common denominator (exact dot products without a gcd per term).
+    alpha_scaled: ScaledVector,
+    directions: Vec<ScaledVector>,
     /// Per direction, its key with coefficient 1 where the others are 0.
     free_keys: Vec<usize>,
     alpha_f64: Vec<f64>,
@@ -107,16 +111,22 @@ impl AliceFace {
     pub fn new(value: &Rational, alpha: &[Rational], bob: &[(Tree, Rational)]) -> Result<Self, String> {
         let directions = OptimalFace::new(value, bob).directions()?;
         let n = alpha.len();
+        let moves = |z: &ScaledVector, k: usize| z.numerators[k] != 0u32;
         let free_keys = directions
             .iter()
-            .map(|z| (0..n).find(|&k| z[k] == 1u32 && directions.iter().filter(|w| w[k] != 0u32).count() == 1))
+            .map(|z| {
+                (0..n).find(|&k| {
+                    z.numerators[k] == z.denominator && directions.iter().filter(|w| moves(w, k)).count() == 1
+                })
+            })
             .collect::<Option<Vec<usize>>>()
             .ok_or("a direction of the face has no key of its own")?;
-        let directions_f64: Vec<Vec<f64>> = directions.iter().map(|z| z.iter().map(to_f64).collect()).collect();
-        let moving_keys = (0..n).filter(|&k| directions.iter().any(|z| z[k] != 0u32)).collect();
+        let directions_f64: Vec<Vec<f64>> = directions.iter().map(ScaledVector::to_f64s).collect();
+        let moving_keys = (0..n).filter(|&k| directions.iter().any(|z| moves(z, k))).collect();
         Ok(AliceFace {
             value: value.clone(),
             alpha: alpha.to_vec(),
+            alpha_scaled: ScaledVector::from_rationals(alpha),
             alpha_f64: alpha.iter().map(to_f64).collect(),
             directions,
             free_keys,
@@ -142,10 +152,11 @@ impl AliceFace {
     /// (without, a tree the float LP missed can only make the bound lower).
     pub fn minimize(&self, h: &[Rational], with_point: bool) -> Result<Minimum, String> {
         let d = self.dimension();
-        let objective: Vec<Rational> = self.directions.iter().map(|z| dot(z, h)).collect();
+        let hs = ScaledVector::from_rationals(h);
+        let objective = self.on_hull(&hs);
         if objective.iter().all(|c| *c == 0u32) {
             // h is constant on the hull: its value at alpha* is its value everywhere.
-            let lower = LowerBound { bound: dot(h, &self.alpha), multipliers: Vec::new() };
+            let lower = LowerBound { bound: self.alpha_scaled.dot(&hs), multipliers: Vec::new() };
             return Ok(Minimum { lower, point: with_point.then(|| self.alpha.clone()) });
         }
         let c: Vec<f64> = objective.iter().map(to_f64).collect();
@@ -182,8 +193,9 @@ impl AliceFace {
     /// the box's proofs.
     pub fn bound_from_box(&self, h: &[Rational], bounds: &[[LowerBound; 2]]) -> Result<LowerBound, String> {
         let mut multipliers: Vec<(Cut, Rational)> = Vec::new();
+        let hs = ScaledVector::from_rationals(h);
         for (z, [lower, upper]) in self.directions.iter().zip(bounds) {
-            let g = dot(z, h);
+            let g = z.dot(&hs);
             // t_c = alpha_k - alpha*_k: G t_c >= G (lower - alpha*_k) when G > 0, via -alpha_k's bound otherwise.
             let (scale, proof) = if g > 0u32 { (g, lower) } else { (-g, upper) };
             if scale == 0u32 {
@@ -211,21 +223,22 @@ impl AliceFace {
         c[d] = -1.0;
         let mut objective = vec![Rational::ZERO; d + 1];
         objective[d] = Rational::from(-1);
-        let g_on_hull: Vec<Vec<Rational>> =
-            g.iter().map(|gi| self.directions.iter().map(|z| dot(z, gi)).collect()).collect();
-        let extra: Vec<Row> = g
+        let scaled: Vec<ScaledVector> = g.iter().map(|gi| ScaledVector::from_rationals(gi)).collect();
+        let g_on_hull: Vec<Vec<Rational>> = scaled.iter().map(|gi| self.on_hull(gi)).collect();
+        let g_at_alpha: Vec<Rational> = scaled.iter().map(|gi| self.alpha_scaled.dot(gi)).collect();
+        let extra: Vec<Row> = g_on_hull
             .iter()
-            .zip(&g_on_hull)
+            .zip(&g_at_alpha)
             .enumerate()
-            .map(|(i, (gi, on_hull))| {
+            .map(|(i, (on_hull, at_alpha))| {
                 let mut a: Vec<f64> = on_hull.iter().map(to_f64).collect();
                 a.push(-1.0);
-                Row { origin: Origin::AtLeastS(i), a, b: -to_f64(&dot(gi, &self.alpha)) }
+                Row { origin: Origin::AtLeastS(i), a, b: -to_f64(at_alpha) }
             })
             .collect();
         let mut basis_origins: Vec<Origin> = (0..d).map(|i| Origin::Cut(Cut::Nonnegative(self.free_keys[i]))).collect();
         basis_origins.push(Origin::SAtMost);
-        let exact_rows = ExactRows { g, g_on_hull: &g_on_hull, s_bound: s_bound(g) };
+        let exact_rows = ExactRows { g_on_hull: &g_on_hull, g_at_alpha: &g_at_alpha, s_bound: s_bound(g) };
         let solved = self.solve_with(&extra, &c, &objective, basis_origins, Some(&exact_rows), with_point)?;
         let mut weights = Vec::new();
         let mut cuts = Vec::new();
@@ -278,8 +291,9 @@ impl AliceFace {
     /// + sum lambda_j b_j with b_j = -alpha*_k or V - alpha* . d_T.
     pub fn check_bound(&self, h: &[Rational], multipliers: &[(Cut, Rational)]) -> Result<Rational, String> {
         let n = self.alpha.len();
-        let mut on_hull: Vec<Rational> = self.directions.iter().map(|z| dot(z, h)).collect();
-        let mut bound = dot(h, &self.alpha);
+        let hs = ScaledVector::from_rationals(h);
+        let mut on_hull = self.on_hull(&hs);
+        let mut bound = self.alpha_scaled.dot(&hs);
         for (cut, lambda) in multipliers {
             if *lambda < 0u32 {
                 return Err("a negative multiplier".into());
@@ -309,14 +323,14 @@ impl AliceFace {
     fn with_exact_cut<T>(&self, cut: &Cut, f: impl FnOnce(&[Rational], &Rational) -> T) -> T {
         let mut cache = self.exact_cuts.borrow_mut();
         let (a, b) = cache.entry(cut.clone()).or_insert_with(|| match cut {
-            Cut::Nonnegative(k) => (self.directions.iter().map(|z| z[*k].clone()).collect(), -self.alpha[*k].clone()),
+            Cut::Nonnegative(k) => (self.directions.iter().map(|z| z.get(*k)).collect(), -self.alpha[*k].clone()),
             Cut::AtMostOne(k) => {
-                (self.directions.iter().map(|z| -z[*k].clone()).collect(), &self.alpha[*k] - Rational::ONE)
+                (self.directions.iter().map(|z| -z.get(*k)).collect(), &self.alpha[*k] - Rational::ONE)
             }
-            Cut::Tree(tree) => {
-                let depths: Vec<Rational> = tree.depths().iter().map(|&d| Rational::from(d)).collect();
-                (self.directions.iter().map(|z| dot(z, &depths)).collect(), &self.value - dot(&self.alpha, &depths))
-            }
+            Cut::Tree(tree) => (
+                self.directions.iter().map(|z| z.dot_small(tree.depths())).collect(),
+                &self.value - self.alpha_scaled.dot_small(tree.depths()),
+            ),
         });
         f(a, b)
     }
@@ -324,10 +338,16 @@ impl AliceFace {
     /// Whether `alpha` is an optimal strategy of Alice's: a distribution
     /// whose best response (the exact DP) costs V.
     pub fn is_optimal(&self, alpha: &[Rational]) -> bool {
+        let scaled = ScaledVector::from_rationals(alpha);
         alpha.len() == self.alpha.len()
-            && alpha.iter().all(|a| *a >= 0u32)
-            && alpha.iter().sum::<Rational>() == 1u32
-            && best_response_cost(alpha).0 == self.value
+            && scaled.numerators.iter().all(|a| *a >= 0u32)
+            && scaled.numerators.iter().sum::<Integer>() == scaled.denominator
+            && best_response(&scaled).0 == self.value
+    }
+
+    /// Z'h: h's coefficients on the hull's directions.
+    fn on_hull(&self, h: &ScaledVector) -> Vec<Rational> {
+        self.directions.iter().map(|z| z.dot(h)).collect()
     }
 
     fn solve(
@@ -394,10 +414,10 @@ impl AliceFace {
             }
             let x = solve_exact(exact_a, exact_b).ok_or("the final basis is singular")?;
             let point = self.point(&x[..self.dimension()]);
-            if let Some(k) = point.iter().position(|a| *a < 0u32) {
+            if let Some(k) = point.numerators.iter().position(|a| *a < 0u32) {
                 return Err(format!("the face LP's point has alpha_{} < 0 exactly", k + 1));
             }
-            let (best, tree) = best_response_cost(&point);
+            let (best, tree) = best_response(&point);
             if best < self.value {
                 let cut = Origin::Cut(Cut::Tree(tree.clone()));
                 if rows.iter().any(|r| r.origin == cut) {
@@ -406,7 +426,7 @@ impl AliceFace {
                 self.add_tree_cut(&mut rows, tree, p);
                 continue;
             }
-            return Ok(SolvedWith { all_multipliers: all_multipliers(), point: Some(point) });
+            return Ok(SolvedWith { all_multipliers: all_multipliers(), point: Some(point.to_rationals()) });
         }
         Err(format!("no exactly optimal point after {MAX_EXACT_ROUNDS} exact rounds"))
     }
@@ -436,7 +456,9 @@ impl AliceFace {
                 Some((j, _)) => j,
                 None => {
                     let alpha: Vec<f64> = self.point_f64(&x[..self.dimension()]);
-                    let best = knuth_dp_f64(&alpha.iter().map(|a| a.max(0.0)).collect::<Vec<_>>());
+                    // A floor on the weights keeps keys at alpha_k = 0 from sinking below depth 255.
+                    let floor = 1e-12 * alpha.iter().fold(0.0f64, |m, a| m.max(*a));
+                    let best = knuth_dp_f64(&alpha.iter().map(|a| a.max(floor)).collect::<Vec<_>>());
                     let cost: f64 = alpha.iter().zip(best.tree.depths()).map(|(a, &d)| a * f64::from(d)).sum();
                     let value = to_f64(&self.value);
                     let cut = Origin::Cut(Cut::Tree(best.tree.clone()));
@@ -513,22 +535,36 @@ impl AliceFace {
     fn exact_rhs(&self, origin: &Origin, exact_rows: Option<&ExactRows>) -> Rational {
         match origin {
             Origin::Cut(cut) => self.with_exact_cut(cut, |_, b| b.clone()),
-            Origin::AtLeastS(i) => -dot(&exact_rows.expect("s rows").g[*i], &self.alpha),
+            Origin::AtLeastS(i) => -exact_rows.expect("s rows").g_at_alpha[*i].clone(),
             Origin::SAtMost => -exact_rows.expect("s rows").s_bound.clone(),
         }
     }
 
-    /// alpha* + Z t, exact.
-    fn point(&self, t: &[Rational]) -> Vec<Rational> {
-        let mut alpha = self.alpha.clone();
-        for (z, tc) in self.directions.iter().zip(t) {
-            if *tc != 0u32 {
-                for &k in &self.moving_keys {
-                    alpha[k] += tc * &z[k];
-                }
+    /// alpha* + Z t, exact, over one denominator L: alpha_k = (m_0 A_k +
+    /// sum_c m_c z_c(k)) / L with integer m (A, z: numerators).
+    fn point(&self, t: &[Rational]) -> ScaledVector {
+        let factors: Vec<(Rational, &ScaledVector)> = t
+            .iter()
+            .zip(&self.directions)
+            .filter(|(tc, _)| **tc != 0u32)
+            .map(|(tc, z)| (tc / Rational::from(z.denominator.clone()), z))
+            .collect();
+        let alpha_den = Natural::try_from(self.alpha_scaled.denominator.clone()).expect("a positive denominator");
+        let l = factors.iter().fold(alpha_den.clone(), |l, (f, _)| l.lcm(f.to_denominator()));
+        let times = |f: &Rational| {
+            let (num, den) = f.to_numerator_and_denominator();
+            let m = Integer::from(num * (&l / den));
+            if *f < 0u32 { -m } else { m }
+        };
+        let m0 = Integer::from(&l / &alpha_den);
+        let mut numerators: Vec<Integer> = self.alpha_scaled.numerators.iter().map(|a| a * &m0).collect();
+        for (f, z) in &factors {
+            let m = times(f);
+            for &k in &self.moving_keys {
+                numerators[k] += &m * &z.numerators[k];
             }
         }
-        alpha
+        ScaledVector { numerators, denominator: Integer::from(l) }
     }
 
     fn point_f64(&self, t: &[f64]) -> Vec<f64> {
@@ -560,11 +596,11 @@ struct SolvedWith {
     point: Option<Vec<Rational>>,
 }
 
-/// The exact data of the s rows: the functionals, their coefficients on the
-/// hull's directions, and the bound u on s.
+/// The exact data of the s rows: the functionals' coefficients on the
+/// hull's directions, their values at alpha*, and the bound u on s.
 struct ExactRows<'a> {
-    g: &'a [Vec<Rational>],
     g_on_hull: &'a [Vec<Rational>],
+    g_at_alpha: &'a [Rational],
     s_bound: Rational,
 }
 
@@ -580,12 +616,16 @@ fn add_multiplier(multipliers: &mut Vec<(Cut, Rational)>, cut: Cut, lambda: &Rat
     }
 }
 
-/// The exact cost of the best tree against alpha >= 0, and the tree.
-pub fn best_response_cost(alpha: &[Rational]) -> (Rational, Tree) {
-    let (weights, scale) = common_denominator(alpha);
-    let best = knuth_dp(&weights);
-    debug_assert_eq!(cost(&best.tree, &weights), best.cost);
-    (Rational::from_integers(best.cost, Integer::from(scale)), best.tree)
+/// The exact cost of the best tree against alpha >= 0, and the tree. The DP
+/// runs on S w + 1 (w = alpha's numerators, integers, S = N^2): its best
+/// tree is a best tree for w (two trees' depth sums differ by less than S,
+/// and w-costs are integers), the shallowest among them, so keys with
+/// alpha_k = 0 cannot sink deeper than a tree can hold.
+fn best_response(alpha: &ScaledVector) -> (Rational, Tree) {
+    let s = Integer::from(alpha.len() as u64).pow(2);
+    let tilted: Vec<Integer> = alpha.numerators.iter().map(|w| w * &s + Integer::ONE).collect();
+    let tree = knuth_dp(&tilted).tree;
+    (alpha.dot_small(tree.depths()), tree)
 }
 
 /// `a` with zeros appended up to length p (a row over t, extended to s).
@@ -599,10 +639,6 @@ fn unit(p: usize, i: usize, value: f64) -> Vec<f64> {
     let mut v = vec![0.0; p];
     v[i] = value;
     v
-}
-
-fn dot(x: &[Rational], y: &[Rational]) -> Rational {
-    x.iter().zip(y).filter(|(a, b)| **a != 0u32 && **b != 0u32).map(|(a, b)| a * b).sum()
 }
 
 fn dot_f64(x: &[f64], y: &[f64]) -> f64 {

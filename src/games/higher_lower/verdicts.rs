@@ -257,3 +257,133 @@ pub fn check(face: &AliceFace, name: &str, verdict: &str, proofs: &[Proof]) -> R
         other => Err(format!("{name}: unknown verdict {other:?}")),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exact::to_f64;
+    use crate::games::higher_lower::exact_stage::exact_stage;
+    use crate::games::higher_lower::solver::{Method, SolveOptions, solve};
+    use crate::games::higher_lower::tree::all_trees;
+    use microlp::{ComparisonOp, OptimizationDirection, Problem};
+
+    fn q(p: i64, d: i64) -> Rational {
+        Rational::from_signeds(p, d)
+    }
+
+    /// max over Alice's optimal strategies, computed another way: one LP with
+    /// every tree of N keys as a row (alpha >= 0, sum 1, alpha . d_T >= V), and
+    /// t <= g_i . alpha for each functional, maximising t (microlp).
+    fn brute_force_max_smallest(n: usize, value: f64, g: &[Vec<f64>]) -> f64 {
+        let mut problem = Problem::new(OptimizationDirection::Maximize);
+        let alpha: Vec<_> = (0..n).map(|_| problem.add_var(0.0, (0.0, f64::INFINITY))).collect();
+        let t = problem.add_var(1.0, (f64::NEG_INFINITY, f64::INFINITY));
+        problem.add_constraint(alpha.iter().map(|&a| (a, 1.0)).collect::<Vec<_>>(), ComparisonOp::Eq, 1.0);
+        for tree in all_trees(n) {
+            let row: Vec<_> = alpha.iter().zip(tree.depths()).map(|(&a, &d)| (a, f64::from(d))).collect();
+            problem.add_constraint(row, ComparisonOp::Ge, value - 1e-12);
+        }
+        for gi in g {
+            let mut row: Vec<_> = alpha.iter().zip(gi).map(|(&a, &c)| (a, c)).collect();
+            row.push((t, -1.0));
+            problem.add_constraint(row, ComparisonOp::Ge, 0.0);
+        }
+        problem.solve().expect("solved").into_solution().expect("feasible and bounded").objective()
+    }
+
+    #[test]
+    fn face_optima_equal_a_brute_force_lp_over_every_tree_for_small_n() {
+        let options = SolveOptions::new(Method::Auto, 1e-10, 100_000);
+        let mut compared = 0;
+        for n in 2..=9 {
+            let exact = exact_stage(&solve(n, &options, None)).unwrap();
+            let face = AliceFace::new(&exact.value, &exact.alpha, &exact.bob).unwrap();
+            let value = to_f64(&exact.value);
+            // Functionals: alpha_k, alpha_k - alpha_k+1, alpha_1 - alpha_2 - alpha_3, alpha_1 - 2 alpha_2, both signs.
+            let mut functionals: Vec<Vec<i64>> = Vec::new();
+            for k in 0..n {
+                let mut f = vec![0; n];
+                f[k] = 1;
+                functionals.push(f.clone());
+                if k + 1 < n {
+                    f[k + 1] = -1;
+                    functionals.push(f);
+                }
+            }
+            functionals.extend(
+                ["alpha1_eq_alpha2_plus_alpha3", "alpha1_eq_2_alpha2"]
+                    .iter()
+                    .filter_map(|name| conjectures::inequalities(name, n).map(|i| i[0].g.clone())),
+            );
+            for f in functionals {
+                for sign in [1i64, -1] {
+                    let h: Vec<Rational> = f.iter().map(|&c| Rational::from(c * sign)).collect();
+                    let ours = face.minimize(&h, true).unwrap().lower.bound;
+                    let theirs =
+                        -brute_force_max_smallest(n, value, &[f.iter().map(|&c| -(c * sign) as f64).collect()]);
+                    assert!((to_f64(&ours) - theirs).abs() < 1e-7, "N = {n}, h = {f:?} x {sign}: {ours} vs {theirs}");
+                    compared += 1;
+                }
+            }
+            // Each conjecture's verdict from the brute-force LPs.
+            for decided in decide_all(&face).unwrap() {
+                let Some(inequalities) = conjectures::inequalities(decided.name, n) else { continue };
+                if decided.verdict == NOT_APPLICABLE {
+                    continue;
+                }
+                let g: Vec<Vec<f64>> = inequalities.iter().map(|i| i.g.iter().map(|&c| c as f64).collect()).collect();
+                let strict = inequalities[0].strict;
+                let smallest_min =
+                    g.iter().map(|gi| -brute_force_max_smallest(n, value, &[gi.iter().map(|c| -c).collect()]));
+                let smallest_min = smallest_min.fold(f64::INFINITY, f64::min);
+                let largest_smallest = brute_force_max_smallest(n, value, &g);
+                let (eps, pos) = (1e-9, |x: f64| if strict { x > 1e-9 } else { x > -1e-9 });
+                let expected = if pos(smallest_min) {
+                    HOLDS_FOR_EVERY
+                } else if (strict && largest_smallest <= eps) || (!strict && largest_smallest < -eps) {
+                    FAILS_FOR_EVERY
+                } else {
+                    DEPENDS
+                };
+                assert_eq!(decided.verdict, expected, "N = {n}, {}", decided.name);
+                assert_eq!(check(&face, decided.name, decided.verdict, &decided.proofs), Ok(()), "N = {n}");
+            }
+        }
+        assert!(compared > 100);
+    }
+
+    #[test]
+    fn a_hand_made_face_where_alpha1_largest_depends_on_the_optimal_alpha() {
+        // N = 4, the seed's example: V = 2, Bob mixes (2,1,3,2) and (2,3,1,2)
+        // equally; alpha* = (5, 3, 3, 5)/16 is optimal. Over all optimal alpha,
+        // alpha_1 ranges from 1/5 to 3/7 (the brute-force LP test agrees at N = 4).
+        let tree = |d: &[u8]| Tree::from_depths(d.to_vec()).unwrap();
+        let bob = [(tree(&[2, 1, 3, 2]), q(1, 2)), (tree(&[2, 3, 1, 2]), q(1, 2))];
+        let alpha = [q(5, 16), q(3, 16), q(3, 16), q(5, 16)];
+        let face = AliceFace::new(&q(2, 1), &alpha, &bob).unwrap();
+        assert!(face.is_optimal(&alpha) && face.dimension() == 2);
+        let e1 = [q(1, 1), q(0, 1), q(0, 1), q(0, 1)];
+        let lowest = face.minimize(&e1, true).unwrap();
+        assert_eq!(lowest.lower.bound, q(1, 5));
+        assert!(face.is_optimal(lowest.point.as_ref().unwrap()));
+        let minus_e1: Vec<Rational> = e1.iter().map(|x| -x.clone()).collect();
+        assert_eq!(face.minimize(&minus_e1, true).unwrap().lower.bound, q(-3, 7));
+        // alpha1 > alpha_2, alpha_3 holds at alpha*, fails at another optimal alpha.
+        let decided = decide_all(&face).unwrap();
+        let largest = decided.iter().find(|d| d.name == "alpha1_largest").unwrap();
+        assert_eq!(largest.verdict, DEPENDS);
+        assert_eq!(check(&face, largest.name, largest.verdict, &largest.proofs), Ok(()));
+        let Some(Proof::Witness { holds: false, alpha: Some(other) }) = largest.proofs.get(1) else {
+            panic!("{:?}", largest.proofs)
+        };
+        assert!(face.is_optimal(other) && !(other[0] > other[1] && other[0] > other[2]));
+        // Tampered proofs are refused: a witness with the wrong label, a verdict it does not prove.
+        let flipped = vec![largest.proofs[0].clone(), Proof::Witness { holds: true, alpha: Some(other.clone()) }];
+        assert!(check(&face, largest.name, DEPENDS, &flipped).is_err());
+        assert!(check(&face, largest.name, HOLDS_FOR_EVERY, &largest.proofs).is_err());
+        // A bound proof with an inflated bound is refused.
+        let lower = face.minimize(&e1, false).unwrap().lower;
+        let inflated = LowerBound { bound: q(1, 3), multipliers: lower.multipliers.clone() };
+        assert!(face.check_bound(&e1, &inflated.multipliers).is_ok_and(|b| b != inflated.bound));
+    }
+}
