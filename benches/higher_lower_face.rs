@@ -7,6 +7,7 @@
 //!
 //!   cargo bench --bench higher_lower_face
 //!   HL_FACE_DIR=data/hl1024 cargo bench --bench higher_lower_face
+//!   HL_FACE_DIR=data/hl1024 HL_FACE_N=961,987 cargo bench --bench higher_lower_face
 
 use arrow::array::{Array, Float64Array, ListArray, StringArray, UInt8Array, UInt32Array};
 use arrow::record_batch::RecordBatch;
@@ -30,16 +31,24 @@ struct Stored {
 }
 
 fn main() {
-    let stored = match std::env::var("HL_FACE_DIR") {
+    let mut stored = match std::env::var("HL_FACE_DIR") {
         Ok(dir) => read(Path::new(&dir)),
         Err(_) => solved(100..=140),
     };
+    if let Ok(only) = std::env::var("HL_FACE_N") {
+        let keep: Vec<usize> = only.split(',').map(|s| s.trim().parse().expect("N")).collect();
+        stored.retain(|n, _| keep.contains(n));
+    }
     let start = Instant::now();
     let outcomes: Vec<(usize, Result<FaceOutcome, String>)> = stored
         .par_iter()
         .map(|(&n, s)| {
             let tallest = s.bob.iter().filter(|(_, y)| *y > 0u32).map(|(t, _)| t.height()).max().unwrap_or(0);
-            (n, face_stage(&s.value, &s.alpha, &s.bob, tallest))
+            let outcome = face_stage(&s.value, &s.alpha, &s.bob, tallest);
+            if let Ok(o) = &outcome {
+                eprintln!("N = {n}: d = {}, {:.2} s (sweep {:.2} s)", o.dimension, o.seconds, s.seconds);
+            }
+            (n, outcome)
         })
         .collect();
     let wall = start.elapsed().as_secs_f64();

@@ -112,7 +112,7 @@ pub fn tallest_tree_at_least(value: &Rational, alpha: &[Rational], ours: u8) -> 
             return h;
         }
         match depth_limited_dp(&weights, lower) {
-            Some(best) if Rational::from(best.cost.clone()) > target => return h,
+            Some(best) if best.cost > target => return h,
             // A tree of height h - 1 at cost V (or no tree found): not proven, try h - 1.
             _ => h -= 1,
         }

@@ -77,6 +77,8 @@ pub struct AliceFace {
     exact_cuts: RefCell<HashMap<Cut, (Vec<Rational>, Rational)>>,
     /// The trees found as cuts so far (their float rows over t): every later LP starts with them.
     tree_cuts: RefCell<Vec<Row>>,
+    /// `box_bounds`, once computed (two conjectures use it).
+    box_cache: RefCell<Option<Vec<[LowerBound; 2]>>>,
 }
 
 /// A row of the LP a . x >= b in the coordinates x = (t, s), where s (if
@@ -134,6 +136,7 @@ impl AliceFace {
             moving_keys,
             exact_cuts: RefCell::new(HashMap::new()),
             tree_cuts: RefCell::new(Vec::new()),
+            box_cache: RefCell::new(None),
         })
     }
 
@@ -173,40 +176,48 @@ impl AliceFace {
 
     /// Proven bounds on every direction's coordinate: per direction c, lower
     /// bounds on alpha_k and on -alpha_k for its own key k (t_c moves alpha_k
-    /// alone among those keys). 2d face LPs, after which `bound_from_box`
+    /// alone among those keys). 2d face LPs, after which `box_bound`
     /// bounds any functional without an LP of its own.
     pub fn box_bounds(&self) -> Result<Vec<[LowerBound; 2]>, String> {
+        if let Some(bounds) = self.box_cache.borrow().as_ref() {
+            return Ok(bounds.clone());
+        }
         let n = self.alpha.len();
-        self.free_keys
+        let bounds: Vec<[LowerBound; 2]> = self
+            .free_keys
             .iter()
             .map(|&k| {
                 let unit: Vec<Rational> = (0..n).map(|j| Rational::from(u32::from(j == k))).collect();
                 let minus: Vec<Rational> = unit.iter().map(|x| -x.clone()).collect();
                 Ok([self.minimize(&unit, false)?.lower, self.minimize(&minus, false)?.lower])
             })
-            .collect()
+            .collect::<Result<_, String>>()?;
+        *self.box_cache.borrow_mut() = Some(bounds.clone());
+        Ok(bounds)
     }
 
-    /// A proven lower bound on h from the box: h . alpha = h . alpha* +
-    /// sum_c G_c t_c with G = Z'h, each term bounded by t_c's lower bound
-    /// (G_c > 0) or upper bound (G_c < 0), the proof the same combination of
-    /// the box's proofs.
-    pub fn bound_from_box(&self, h: &[Rational], bounds: &[[LowerBound; 2]]) -> Result<LowerBound, String> {
-        let mut multipliers: Vec<(Cut, Rational)> = Vec::new();
+    /// A lower bound on h over the face from the box (`box_bounds`, in the
+    /// order of `free_keys`): h . alpha = h . alpha* + sum_c G_c t_c with G =
+    /// Z'h and t_c = alpha_k - alpha*_k for direction c's own key k, each term
+    /// bounded below by t_c's lower bound (G_c > 0) or upper bound (G_c < 0).
+    /// Proven as far as the box's bounds are.
+    pub fn box_bound(&self, h: &[Rational], bounds: &[[LowerBound; 2]]) -> Rational {
         let hs = ScaledVector::from_rationals(h);
-        for (z, [lower, upper]) in self.directions.iter().zip(bounds) {
+        let mut bound = self.alpha_scaled.dot(&hs);
+        for ((z, &k), [lower, upper]) in self.directions.iter().zip(&self.free_keys).zip(bounds) {
             let g = z.dot(&hs);
-            // t_c = alpha_k - alpha*_k: G t_c >= G (lower - alpha*_k) when G > 0, via -alpha_k's bound otherwise.
-            let (scale, proof) = if g > 0u32 { (g, lower) } else { (-g, upper) };
-            if scale == 0u32 {
-                continue;
-            }
-            for (cut, lambda) in &proof.multipliers {
-                add_multiplier(&mut multipliers, cut.clone(), &(&scale * lambda));
+            if g > 0u32 {
+                bound += &g * (&lower.bound - &self.alpha[k]);
+            } else if g < 0u32 {
+                bound -= &g * (&upper.bound + &self.alpha[k]);
             }
         }
-        let bound = self.check_bound(h, &multipliers)?;
-        Ok(LowerBound { bound, multipliers })
+        bound
+    }
+
+    /// Each direction's own key (0-based), in the order of the directions.
+    pub fn free_keys(&self) -> &[usize] {
+        &self.free_keys
     }
 
     /// max over the face of min_i g_i . alpha (the functionals `g`): a proven
@@ -383,6 +394,30 @@ impl AliceFace {
         exact_rows: Option<&ExactRows>,
         with_point: bool,
     ) -> Result<SolvedWith, String> {
+        let mut failures = Vec::new();
+        for scale in RELAXATIONS {
+            match self.solve_relaxed(extra, c, objective, &basis, exact_rows, with_point, scale) {
+                Ok(solved) => return Ok(solved),
+                Err(why) => failures.push(format!("relaxed by {scale:e}: {why}")),
+            }
+        }
+        Err(failures.join("; "))
+    }
+
+    /// `solve_with` with the float rows relaxed by `scale` (see `relaxed`);
+    /// for a point, the relaxed optimum is polished on the true rows before
+    /// the exact check.
+    #[allow(clippy::too_many_arguments)]
+    fn solve_relaxed(
+        &self,
+        extra: &[Row],
+        c: &[f64],
+        objective: &[Rational],
+        basis: &[Origin],
+        exact_rows: Option<&ExactRows>,
+        with_point: bool,
+        scale: f64,
+    ) -> Result<SolvedWith, String> {
         let p = c.len();
         let mut rows: Vec<Row> = self
             .moving_keys
@@ -395,12 +430,22 @@ impl AliceFace {
         if let Some(exact) = exact_rows {
             rows.push(Row { origin: Origin::SAtMost, a: unit(p, p - 1, -1.0), b: -to_f64(&exact.s_bound) });
         }
+        let true_b: Vec<f64> = rows.iter().map(|r| r.b).collect();
+        for (j, row) in rows.iter_mut().enumerate() {
+            row.b = relaxed(row.b, j, scale);
+        }
         let mut basis: Vec<usize> = basis
             .iter()
             .map(|o| rows.iter().position(|r| r.origin == *o).ok_or("a first-basis row is missing"))
             .collect::<Result<_, _>>()?;
         for _ in 0..MAX_EXACT_ROUNDS {
-            self.float_simplex(&mut rows, &mut basis, c)?;
+            self.float_simplex(&mut rows, &mut basis, c, scale)?;
+            if with_point {
+                for (row, &b) in rows.iter_mut().zip(&true_b) {
+                    row.b = b;
+                }
+                self.float_simplex(&mut rows, &mut basis, c, 0.0)?;
+            }
             let exact_a: Vec<Vec<Rational>> =
                 basis.iter().map(|&i| self.exact_row(&rows[i].origin, p, exact_rows)).collect();
             let exact_b: Vec<Rational> = basis.iter().map(|&i| self.exact_rhs(&rows[i].origin, exact_rows)).collect();
@@ -423,7 +468,7 @@ impl AliceFace {
                 if rows.iter().any(|r| r.origin == cut) {
                     return Err("the exact DP found a tree the float LP already has".into());
                 }
-                self.add_tree_cut(&mut rows, tree, p);
+                self.add_tree_cut(&mut rows, tree, p, 0.0);
                 continue;
             }
             return Ok(SolvedWith { all_multipliers: all_multipliers(), point: Some(point.to_rationals()) });
@@ -433,13 +478,29 @@ impl AliceFace {
 
     /// The dual simplex in x: the most violated row (or the cheapest tree
     /// below V) enters, the ratio test on the multipliers picks the leaving.
-    fn float_simplex(&self, rows: &mut Vec<Row>, basis: &mut [usize], c: &[f64]) -> Result<(), String> {
+    fn float_simplex(&self, rows: &mut Vec<Row>, basis: &mut [usize], c: &[f64], scale: f64) -> Result<(), String> {
+        // The multipliers are degenerate too (zero on most of the first basis), and the
+        // simplex cycled on them: first solve with c moved into the interior of the
+        // first basis's cone (every multiplier positive), then with c itself.
+        let size = c.iter().fold(1.0f64, |m, v| m.max(v.abs()));
+        let mut moved = c.to_vec();
+        for (i, &row) in basis.iter().enumerate() {
+            let weight = 1e-7 * size * (1.0 + (i as f64 * 0.618_033_988_749_895).fract());
+            for (m, a) in moved.iter_mut().zip(&rows[row].a) {
+                *m += weight * a;
+            }
+        }
+        self.dual_simplex(rows, basis, &moved, scale)?;
+        self.dual_simplex(rows, basis, c, scale)
+    }
+
+    fn dual_simplex(&self, rows: &mut Vec<Row>, basis: &mut [usize], c: &[f64], scale: f64) -> Result<(), String> {
         let p = c.len();
         let mut degenerate = 0usize;
         for _ in 0..MAX_PIVOTS {
             let a: Vec<Vec<f64>> = basis.iter().map(|&i| rows[i].a.clone()).collect();
             let b: Vec<f64> = basis.iter().map(|&i| rows[i].b).collect();
-            let x = solve_f64(a.clone(), b).ok_or("a singular basis in the face LP")?;
+            let x = solve_f64(a.clone(), b.clone()).ok_or("a singular basis in the face LP")?;
             let lambda = solve_f64(transpose(&a), c.to_vec()).ok_or("a singular basis in the face LP")?;
             let bland = degenerate > 50;
             let mut entering: Option<(usize, f64)> = None;
@@ -465,7 +526,7 @@ impl AliceFace {
                     if cost >= value * (1.0 - CUT_GAP) || rows.iter().any(|r| r.origin == cut) {
                         return Ok(());
                     }
-                    self.add_tree_cut(rows, best.tree, p);
+                    self.add_tree_cut(rows, best.tree, p, scale);
                     rows.len() - 1
                 }
             };
@@ -482,10 +543,11 @@ impl AliceFace {
         Err(format!("the face LP did not finish within {MAX_PIVOTS} pivots"))
     }
 
-    /// Adds a tree's cut to this LP's rows and to the pool later LPs start with.
-    fn add_tree_cut(&self, rows: &mut Vec<Row>, tree: Tree, p: usize) {
-        let row = self.cut_row(Cut::Tree(tree), p);
+    /// Adds a tree's cut to this LP's rows (relaxed by `scale`) and to the pool later LPs start with.
+    fn add_tree_cut(&self, rows: &mut Vec<Row>, tree: Tree, p: usize, scale: f64) {
+        let mut row = self.cut_row(Cut::Tree(tree), p);
         self.tree_cuts.borrow_mut().push(Row { a: row.a[..self.dimension()].to_vec(), ..row.clone() });
+        row.b = relaxed(row.b, rows.len(), scale);
         rows.push(row);
     }
 
@@ -628,6 +690,21 @@ fn best_response(alpha: &ScaledVector) -> (Rational, Tree) {
     (alpha.dot_small(tree.depths()), tree)
 }
 
+/// Row j's right-hand side as the float LP sees it: relaxed by `scale` to
+/// twice that (relative, varying with j). At alpha* hundreds of trees can be tight at
+/// once, and on that degenerate vertex the float simplex cycled (24 of the
+/// 1024 sweep's N hit 20,000 pivots or a false "infeasible"); relaxed, every
+/// vertex is simple. The multipliers do not depend on b, so the exact bound
+/// of the final basis stays a proof, and its exact point is checked on the
+/// true rows.
+fn relaxed(b: f64, j: usize, scale: f64) -> f64 {
+    b - scale * (1.0 + b.abs()) * (1.0 + (j as f64 * 0.618_033_988_749_895).fract())
+}
+
+/// Relaxations tried in turn until the float LP finishes (N = 961's d = 39
+/// face needed more than 1e-10).
+const RELAXATIONS: [f64; 3] = [1e-10, 1e-8, 1e-6];
+
 /// `a` with zeros appended up to length p (a row over t, extended to s).
 fn padded(a: &[f64], p: usize) -> Vec<f64> {
     let mut v = a.to_vec();
@@ -660,13 +737,15 @@ fn solve_f64(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
         }
         a.swap(col, pivot);
         b.swap(col, pivot);
-        for i in col + 1..p {
-            let factor = a[i][col] / a[col][col];
+        let (top, below) = a.split_at_mut(col + 1);
+        let pivot_row = &top[col];
+        for (i, row) in below.iter_mut().enumerate() {
+            let factor = row[col] / pivot_row[col];
             if factor != 0.0 {
-                for j in col..p {
-                    a[i][j] -= factor * a[col][j];
+                for (x, y) in row[col..].iter_mut().zip(&pivot_row[col..]) {
+                    *x -= factor * y;
                 }
-                b[i] -= factor * b[col];
+                b[col + 1 + i] -= factor * b[col];
             }
         }
     }
@@ -685,15 +764,16 @@ fn solve_exact(mut a: Vec<Vec<Rational>>, mut b: Vec<Rational>) -> Option<Vec<Ra
         let pivot = (col..p).find(|&i| a[i][col] != 0u32)?;
         a.swap(col, pivot);
         b.swap(col, pivot);
-        for i in col + 1..p {
-            if a[i][col] != 0u32 {
-                let factor = &a[i][col] / &a[col][col];
-                for j in col..p {
-                    let delta = &factor * &a[col][j];
-                    a[i][j] -= delta;
+        let (top, below) = a.split_at_mut(col + 1);
+        let pivot_row = &top[col];
+        for (i, row) in below.iter_mut().enumerate() {
+            if row[col] != 0u32 {
+                let factor = &row[col] / &pivot_row[col];
+                for (x, y) in row[col..].iter_mut().zip(&pivot_row[col..]) {
+                    *x -= &factor * y;
                 }
                 let delta = &factor * &b[col];
-                b[i] -= delta;
+                b[col + 1 + i] -= delta;
             }
         }
     }

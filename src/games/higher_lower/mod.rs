@@ -127,9 +127,17 @@ impl Task for HigherLowerTask {
                             .map_err(|why| {
                                 anyhow::anyhow!("N = {n}: deciding the conjectures over the optimal face failed: {why}")
                             })?;
+                    let undecided: Vec<String> = face
+                        .decided
+                        .iter()
+                        .filter_map(|d| d.why.as_ref().map(|why| format!("; {} undecided: {why}", d.name)))
+                        .collect();
                     context.progress(&format!(
-                        "N = {n} certified ({:.1} s + {:.1} s exact + {:.1} s face), {of}",
-                        float.seconds, exact.seconds, face.seconds
+                        "N = {n} certified ({:.1} s + {:.1} s exact + {:.1} s face), {of}{}",
+                        float.seconds,
+                        exact.seconds,
+                        face.seconds,
+                        undecided.concat()
                     ));
                     let warm_start = tables::warm_start(&float)?;
                     let mut step_tables = tables::tables(&[(float, exact, face)])?;

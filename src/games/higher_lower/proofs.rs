@@ -6,7 +6,8 @@
 //! a bound's terms are its weights on the conjecture's inequalities
 //! ("weight", index i), its multipliers on alpha_k >= 0 ("key", index k) and
 //! on alpha . d_T >= V ("tree", index of T in `face_trees`), with `sign` and
-//! `bound`; a witness's terms are its probabilities ("alpha", key k), or one
+//! `bound`; a box side (kind "box": sign * alpha_k >= bound) has its key as a
+//! "box_key" term, then its multipliers; a witness's terms are its probabilities ("alpha", key k), or one
 //! "computed" term for the computed alpha (the `alice` table), with `holds`.
 //! `face_trees` holds the trees of N's bounds once each (n, method, tree, depths).
 
@@ -92,20 +93,22 @@ fn proof_terms(name: &'static str, proof: u32, p: &Proof, numbered: &mut Vec<Tre
                 .iter()
                 .map(|(i, w)| row("bound", sign, false, &bound, "weight", *i as u32, format_pq(w)))
                 .collect();
-            for (cut, lambda) in &lower.multipliers {
-                let (term, index) = match cut {
-                    Cut::Tree(tree) => {
-                        let index = numbered.iter().position(|t| t == tree).unwrap_or_else(|| {
-                            numbered.push(tree.clone());
-                            numbered.len() - 1
-                        });
-                        ("tree", index as u32)
-                    }
-                    Cut::Nonnegative(k) => ("key", *k as u32 + 1),
-                    Cut::AtMostOne(_) => unreachable!("a LowerBound carries alpha_k <= 1 as alpha_j >= 0"),
-                };
-                rows.push(row("bound", sign, false, &bound, term, index, format_pq(lambda)));
-            }
+            rows.extend(
+                multiplier_terms(&lower.multipliers, numbered)
+                    .into_iter()
+                    .map(|(term, index, c)| row("bound", sign, false, &bound, term, index, c)),
+            );
+            rows
+        }
+        Proof::Box { key, sign, lower } => {
+            let bound = format_pq(&lower.bound);
+            let sign = i64::from(*sign);
+            let mut rows = vec![row("box", sign, false, &bound, "box_key", *key as u32 + 1, String::new())];
+            rows.extend(
+                multiplier_terms(&lower.multipliers, numbered)
+                    .into_iter()
+                    .map(|(term, index, c)| row("box", sign, false, &bound, term, index, c)),
+            );
             rows
         }
         Proof::Witness { holds, alpha: None } => vec![row("witness", 0, *holds, "", "computed", 0, String::new())],
@@ -115,6 +118,28 @@ fn proof_terms(name: &'static str, proof: u32, p: &Proof, numbered: &mut Vec<Tre
             .map(|(k, a)| row("witness", 0, *holds, "", "alpha", k as u32 + 1, format_pq(a)))
             .collect(),
     }
+}
+
+/// A bound's multipliers as (term, index, coefficient): "key" k (1-based) or
+/// "tree" (its number in N's `numbered` list, added there if new).
+fn multiplier_terms(multipliers: &[(Cut, Rational)], numbered: &mut Vec<Tree>) -> Vec<(&'static str, u32, String)> {
+    multipliers
+        .iter()
+        .map(|(cut, lambda)| {
+            let (term, index) = match cut {
+                Cut::Tree(tree) => {
+                    let index = numbered.iter().position(|t| t == tree).unwrap_or_else(|| {
+                        numbered.push(tree.clone());
+                        numbered.len() - 1
+                    });
+                    ("tree", index as u32)
+                }
+                Cut::Nonnegative(k) => ("key", *k as u32 + 1),
+                Cut::AtMostOne(_) => unreachable!("a LowerBound carries alpha_k <= 1 as alpha_j >= 0"),
+            };
+            (term, index, format_pq(lambda))
+        })
+        .collect()
 }
 
 /// The proofs stored for one task, by N and conjecture name, in proof order.
@@ -153,17 +178,22 @@ pub fn read(proofs: &RecordBatch, trees: &RecordBatch) -> anyhow::Result<StoredP
             anyhow::bail!("{}: rows of one proof disagree on kind or holds", context());
         }
         let parsed = match kind.value(first) {
-            "bound" => {
+            "bound" | "box" => {
                 let mut weights = Vec::new();
                 let mut multipliers = Vec::new();
+                let mut box_key: Option<usize> = None;
                 for &r in &rows {
                     if sign.value(r) != sign.value(first) || bound.value(r) != bound.value(first) {
                         anyhow::bail!("{}: rows of one bound disagree", context());
                     }
-                    let c = parse(coefficient.value(r)).with_context(context)?;
                     let i = index.value(r);
+                    if term.value(r) == "box_key" {
+                        box_key = Some(i as usize);
+                        continue;
+                    }
+                    let c = parse(coefficient.value(r)).with_context(context)?;
                     match term.value(r) {
-                        "weight" => weights.push((i as usize, c)),
+                        "weight" if kind.value(first) == "bound" => weights.push((i as usize, c)),
                         "key" if i >= 1 && i <= n => multipliers.push((Cut::Nonnegative(i as usize - 1), c)),
                         "tree" => {
                             let tree =
@@ -175,7 +205,11 @@ pub fn read(proofs: &RecordBatch, trees: &RecordBatch) -> anyhow::Result<StoredP
                 }
                 let sign = i8::try_from(sign.value(first)).map_err(|_| anyhow!("{}: sign out of range", context()))?;
                 let lower = LowerBound { bound: parse(bound.value(first)).with_context(context)?, multipliers };
-                Proof::Bound { sign, weights, lower }
+                match (kind.value(first), box_key) {
+                    ("box", Some(key)) if key >= 1 && key <= n as usize => Proof::Box { key: key - 1, sign, lower },
+                    ("bound", None) => Proof::Bound { sign, weights, lower },
+                    _ => anyhow::bail!("{}: a box without its key, or a bound with one", context()),
+                }
             }
             "witness" if rows.len() == 1 && term.value(first) == "computed" => {
                 Proof::Witness { holds: holds.value(first), alpha: None }

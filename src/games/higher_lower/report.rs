@@ -231,6 +231,7 @@ fn conjectures_section(md: &mut String, data: &dyn Dataset) -> anyhow::Result<Op
         md,
         "| conjecture | N checked | holds for every optimal alpha | fails for every optimal alpha at N | depends on the optimal alpha at N | holds for the computed alpha |\n|---|---|---|---|---|---|"
     )?;
+    let mut undecided_notes: Vec<String> = Vec::new();
     for conjecture in super::conjectures::NAMES {
         // One row per N (the first method in name order, as elsewhere).
         let mut rows: BTreeMap<u32, usize> = BTreeMap::new();
@@ -249,6 +250,10 @@ fn conjectures_section(md: &mut String, data: &dyn Dataset) -> anyhow::Result<Op
             depends: n_list(&with(verdicts::DEPENDS)),
             computed_holds: rows.values().filter(|&&r| holds.value(r)).count() as u32,
         };
+        let undecided = with(verdicts::UNDECIDED);
+        if !undecided.is_empty() {
+            undecided_notes.push(format!("{conjecture} at N = {}", n_list(&undecided)));
+        }
         let or_none = |s: &str| if s.is_empty() { "none".to_string() } else { s.to_string() };
         writeln!(
             md,
@@ -267,7 +272,8 @@ fn conjectures_section(md: &mut String, data: &dyn Dataset) -> anyhow::Result<Op
          certified exactly (proven bounds where it holds or fails for every optimal alpha, two exact optimal \
          witnesses where it depends; stored in `conjecture_proofs` and re-checked by `verify`). Gilbert's dips \
          are checked as: at N/4, N/2 and 3N/4 the mean of alpha over the five nearest keys is below the mean over \
-         the keys 4..N-3.\n"
+         the keys 4..N-3. Undecided (a face LP failed; the run's log says why): {}.\n",
+        if undecided_notes.is_empty() { "none".to_string() } else { undecided_notes.join("; ") }
     )?;
     Ok(Some(
         TableBuilder::new()

@@ -18,6 +18,7 @@ use super::conjectures::{self, NAMES};
 use super::face::{AliceFace, LowerBound};
 use super::tree::Tree;
 use crate::exact::Rational;
+use std::collections::BTreeMap;
 
 /// `verdict` of a conjecture row where it applies.
 pub const HOLDS_FOR_EVERY: &str = "holds for every optimal alpha";
@@ -25,6 +26,9 @@ pub const FAILS_FOR_EVERY: &str = "fails for every optimal alpha";
 pub const DEPENDS: &str = "depends on the optimal alpha";
 /// `verdict` where the conjecture claims nothing at this N.
 pub const NOT_APPLICABLE: &str = "not applicable";
+/// `verdict` where a face LP failed (the reason is in the conjecture row's
+/// detail); a failure of this analysis never fails the N's task.
+pub const UNDECIDED: &str = "undecided";
 
 /// Above this many inequalities, each is bounded from the face's box (2d
 /// LPs) before an LP of its own: at N = 105..120, 0.38 s of face LPs with
@@ -40,7 +44,14 @@ pub enum Proof {
     Bound { sign: i8, weights: Vec<(usize, Rational)>, lower: LowerBound },
     /// An optimal alpha on which the conjecture holds (or fails); `None`: the computed alpha*.
     Witness { holds: bool, alpha: Option<Vec<Rational>> },
+    /// sign * alpha_key >= lower.bound for every optimal alpha: one side of
+    /// the face's box (`AliceFace::box_bounds`), from which an inequality
+    /// without a bound of its own is bounded (`AliceFace::box_bound`).
+    Box { key: usize, sign: i8, lower: LowerBound },
 }
+
+/// Weights w_i on a conjecture's inequalities (by index).
+type Weights = Vec<(usize, Rational)>;
 
 /// One conjecture at one N, decided over every optimal alpha.
 #[derive(Debug, Clone)]
@@ -48,6 +59,8 @@ pub struct Decided {
     pub name: &'static str,
     pub verdict: &'static str,
     pub proofs: Vec<Proof>,
+    /// Why it is `UNDECIDED`.
+    pub why: Option<String>,
 }
 
 /// Every conjecture of `NAMES` at the face's N.
@@ -56,15 +69,16 @@ pub fn decide_all(face: &AliceFace) -> Result<Vec<Decided>, String> {
     NAMES
         .iter()
         .map(|&name| match conjectures::inequalities(name, n) {
-            Some(inequalities) if conjectures::applies(name, n) => decide(face, name, &inequalities),
-            _ => Ok(Decided { name, verdict: NOT_APPLICABLE, proofs: Vec::new() }),
+            Some(inequalities) if conjectures::applies(name, n) => decide(face, name, &inequalities)
+                .or_else(|why| Ok(Decided { name, verdict: UNDECIDED, proofs: Vec::new(), why: Some(why) })),
+            _ => Ok(Decided { name, verdict: NOT_APPLICABLE, proofs: Vec::new(), why: None }),
         })
         .collect()
 }
 
 fn decide(face: &AliceFace, name: &'static str, inequalities: &[conjectures::Inequality]) -> Result<Decided, String> {
     let computed_holds = inequalities.iter().all(|i| i.holds(face.alpha()));
-    let decided = |verdict, proofs| Ok(Decided { name, verdict, proofs });
+    let decided = |verdict, proofs| Ok(Decided { name, verdict, proofs, why: None });
     if face.dimension() == 0 {
         return decided(if computed_holds { HOLDS_FOR_EVERY } else { FAILS_FOR_EVERY }, Vec::new());
     }
@@ -75,13 +89,15 @@ fn decide(face: &AliceFace, name: &'static str, inequalities: &[conjectures::Ine
         let mut proofs = Vec::with_capacity(inequalities.len());
         // Many inequalities (Johnson's (3) has N - 2): bound each from the face's box first.
         let bounds = if inequalities.len() > BOX_FROM { Some(face.box_bounds().map_err(why)?) } else { None };
+        if let Some(bounds) = &bounds {
+            for (&key, [lower, upper]) in face.free_keys().iter().zip(bounds) {
+                proofs.push(Proof::Box { key, sign: 1, lower: lower.clone() });
+                proofs.push(Proof::Box { key, sign: -1, lower: upper.clone() });
+            }
+        }
         for (i, (gi, inequality)) in g.iter().zip(inequalities).enumerate() {
-            if let Some(bounds) = &bounds {
-                let lower = face.bound_from_box(gi, bounds).map_err(why)?;
-                if satisfied(&lower.bound, inequality.strict) {
-                    proofs.push(Proof::Bound { sign: 1, weights: vec![(i, Rational::from(1))], lower });
-                    continue;
-                }
+            if bounds.as_ref().is_some_and(|b| satisfied(&face.box_bound(gi, b), inequality.strict)) {
+                continue;
             }
             // The bound alone first; its exact point only when the bound does not settle it.
             let mut minimum = face.minimize(gi, false).map_err(why)?;
@@ -184,6 +200,9 @@ pub fn check(face: &AliceFace, name: &str, verdict: &str, proofs: &[Proof]) -> R
     };
     let holds = |alpha: &[Rational]| inequalities.iter().all(|i| i.holds(alpha));
     let strict = inequalities.iter().any(|i| i.strict);
+    if verdict == UNDECIDED && proofs.is_empty() {
+        return Ok(()); // claims nothing
+    }
     if face.dimension() == 0 {
         let expected = if holds(face.alpha()) { HOLDS_FOR_EVERY } else { FAILS_FOR_EVERY };
         return if verdict == expected && proofs.is_empty() {
@@ -192,6 +211,24 @@ pub fn check(face: &AliceFace, name: &str, verdict: &str, proofs: &[Proof]) -> R
             Err(format!("{name}: alpha is unique and decides {expected:?}, not {verdict:?}"))
         };
     }
+    // Each box proof: the bound its multipliers prove for +-alpha_key, as claimed; the box
+    // counts only when both sides of every direction's own key are there.
+    let mut sides: BTreeMap<(usize, i8), &LowerBound> = BTreeMap::new();
+    for proof in proofs {
+        if let Proof::Box { key, sign, lower } = proof {
+            let mut h = vec![Rational::from(0); n];
+            *h.get_mut(*key).ok_or(format!("{name}: a box on key {key} of {n}"))? = Rational::from(*sign);
+            let proven = face.check_bound(&h, &lower.multipliers).map_err(|e| format!("{name}: {e}"))?;
+            if proven != lower.bound || sides.insert((*key, *sign), lower).is_some() {
+                return Err(format!("{name}: a box side claimed {}, its multipliers prove {proven}", lower.bound));
+            }
+        }
+    }
+    let whole_box: Option<Vec<[LowerBound; 2]>> = face
+        .free_keys()
+        .iter()
+        .map(|&k| Some([(*sides.get(&(k, 1))?).clone(), (*sides.get(&(k, -1))?).clone()]))
+        .collect();
     // Each bound proof: the bound its multipliers prove for its functional, as claimed.
     for proof in proofs {
         if let Proof::Bound { sign, weights, lower } = proof {
@@ -205,25 +242,29 @@ pub fn check(face: &AliceFace, name: &str, verdict: &str, proofs: &[Proof]) -> R
             }
         }
     }
-    let bounds: Vec<(i8, &Vec<(usize, Rational)>, &Rational)> = proofs
+    let bounds: Vec<(i8, &Weights, &Rational)> = proofs
         .iter()
         .filter_map(|p| match p {
             Proof::Bound { sign, weights, lower } => Some((*sign, weights, &lower.bound)),
-            Proof::Witness { .. } => None,
+            _ => None,
         })
         .collect();
+    let witnesses = proofs.iter().filter(|p| matches!(p, Proof::Witness { .. })).count();
     let satisfied = |value: &Rational| if strict { *value > 0u32 } else { *value >= 0u32 };
     match verdict {
         HOLDS_FOR_EVERY => {
-            // Inequality i bounded below by a value that satisfies it, for every i.
+            // Inequality i bounded below by a value that satisfies it, for every i: by a
+            // bound of its own or from the box.
             let proven = |i: usize| {
-                bounds.iter().any(|(sign, w, bound)| {
+                let own = bounds.iter().any(|(sign, w, bound)| {
                     *sign == 1 && w.len() == 1 && w[0].0 == i && w[0].1 == 1u32 && satisfied(bound)
-                })
+                });
+                let g: Vec<Rational> = inequalities[i].g.iter().map(|&c| Rational::from(c)).collect();
+                own || whole_box.as_ref().is_some_and(|b| satisfied(&face.box_bound(&g, b)))
             };
             match (0..inequalities.len()).find(|&i| !proven(i)) {
                 Some(i) => Err(format!("{name}: no proof that inequality {i} holds on every optimal alpha")),
-                None if bounds.len() == proofs.len() => Ok(()),
+                None if witnesses == 0 => Ok(()),
                 None => Err(format!("{name}: witnesses beside a verdict for every alpha")),
             }
         }
@@ -240,7 +281,7 @@ pub fn check(face: &AliceFace, name: &str, verdict: &str, proofs: &[Proof]) -> R
             let mut labels = Vec::new();
             for proof in proofs {
                 let Proof::Witness { holds: label, alpha } = proof else {
-                    return Err(format!("{name}: a bound beside witnesses"));
+                    return Err(format!("{name}: a bound or box beside witnesses"));
                 };
                 let alpha = alpha.as_deref().unwrap_or(face.alpha());
                 if !face.is_optimal(alpha) {
