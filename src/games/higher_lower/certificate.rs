@@ -18,7 +18,7 @@
 use super::pricing::{depth_limited_dp, knuth_dp};
 use super::tree::Tree;
 use crate::exact::{DixonSolver, ExactSolution, Integer, Natural, Pivots, Rational, ScaledVector, pivots_mod_p};
-use malachite::base::num::arithmetic::traits::{AddMulAssign, Lcm};
+use malachite::base::num::arithmetic::traits::AddMulAssign;
 use malachite::base::num::basic::traits::Zero;
 use std::cell::OnceCell;
 
@@ -248,16 +248,8 @@ impl OptimalFace {
 
 /// Integers q_i = r_i * D and D, for the least common denominator D of `values`.
 pub fn common_denominator(values: &[Rational]) -> (Vec<Integer>, Natural) {
-    let scale = values.iter().fold(Natural::from(1u32), |d, v| d.lcm(v.to_denominator()));
-    let scaled = values
-        .iter()
-        .map(|v| {
-            let (num, den) = v.to_numerator_and_denominator();
-            let sign = if *v < 0u32 { -1 } else { 1 };
-            Integer::from(sign) * Integer::from(num * (&scale / den))
-        })
-        .collect();
-    (scaled, scale)
+    let scaled = ScaledVector::from_rationals(values);
+    (scaled.numerators, Natural::try_from(scaled.denominator).expect("a positive denominator"))
 }
 
 #[cfg(test)]

@@ -395,16 +395,16 @@ impl AliceFace {
         with_point: bool,
     ) -> Result<SolvedWith, String> {
         let mut failures = Vec::new();
-        for scale in RELAXATIONS {
-            match self.solve_relaxed(extra, c, objective, &basis, exact_rows, with_point, scale) {
+        for relax in RELAXATIONS {
+            match self.solve_relaxed(extra, c, objective, &basis, exact_rows, with_point, relax) {
                 Ok(solved) => return Ok(solved),
-                Err(why) => failures.push(format!("relaxed by {scale:e}: {why}")),
+                Err(why) => failures.push(format!("relaxed by {relax:e}: {why}")),
             }
         }
         Err(failures.join("; "))
     }
 
-    /// `solve_with` with the float rows relaxed by `scale` (see `relaxed`);
+    /// `solve_with` with the float rows relaxed by `relax` (see `relaxed`);
     /// for a point, the relaxed optimum is polished on the true rows before
     /// the exact check.
     #[allow(clippy::too_many_arguments)]
@@ -416,7 +416,7 @@ impl AliceFace {
         basis: &[Origin],
         exact_rows: Option<&ExactRows>,
         with_point: bool,
-        scale: f64,
+        relax: f64,
     ) -> Result<SolvedWith, String> {
         let p = c.len();
         let mut rows: Vec<Row> = self
@@ -432,14 +432,14 @@ impl AliceFace {
         }
         let true_b: Vec<f64> = rows.iter().map(|r| r.b).collect();
         for (j, row) in rows.iter_mut().enumerate() {
-            row.b = relaxed(row.b, j, scale);
+            row.b = relaxed(row.b, j, relax);
         }
         let mut basis: Vec<usize> = basis
             .iter()
             .map(|o| rows.iter().position(|r| r.origin == *o).ok_or("a first-basis row is missing"))
             .collect::<Result<_, _>>()?;
         for _ in 0..MAX_EXACT_ROUNDS {
-            self.float_simplex(&mut rows, &mut basis, c, scale)?;
+            self.float_simplex(&mut rows, &mut basis, c, relax)?;
             if with_point {
                 for (row, &b) in rows.iter_mut().zip(&true_b) {
                     row.b = b;
@@ -478,7 +478,7 @@ impl AliceFace {
 
     /// The dual simplex in x: the most violated row (or the cheapest tree
     /// below V) enters, the ratio test on the multipliers picks the leaving.
-    fn float_simplex(&self, rows: &mut Vec<Row>, basis: &mut [usize], c: &[f64], scale: f64) -> Result<(), String> {
+    fn float_simplex(&self, rows: &mut Vec<Row>, basis: &mut [usize], c: &[f64], relax: f64) -> Result<(), String> {
         // The multipliers are degenerate too (zero on most of the first basis), and the
         // simplex cycled on them: first solve with c moved into the interior of the
         // first basis's cone (every multiplier positive), then with c itself.
@@ -490,11 +490,11 @@ impl AliceFace {
                 *m += weight * a;
             }
         }
-        self.dual_simplex(rows, basis, &moved, scale)?;
-        self.dual_simplex(rows, basis, c, scale)
+        self.dual_simplex(rows, basis, &moved, relax)?;
+        self.dual_simplex(rows, basis, c, relax)
     }
 
-    fn dual_simplex(&self, rows: &mut Vec<Row>, basis: &mut [usize], c: &[f64], scale: f64) -> Result<(), String> {
+    fn dual_simplex(&self, rows: &mut Vec<Row>, basis: &mut [usize], c: &[f64], relax: f64) -> Result<(), String> {
         let p = c.len();
         let mut degenerate = 0usize;
         for _ in 0..MAX_PIVOTS {
@@ -526,14 +526,14 @@ impl AliceFace {
                     if cost >= value * (1.0 - CUT_GAP) || rows.iter().any(|r| r.origin == cut) {
                         return Ok(());
                     }
-                    self.add_tree_cut(rows, best.tree, p, scale);
+                    self.add_tree_cut(rows, best.tree, p, relax);
                     rows.len() - 1
                 }
             };
             let direction = solve_f64(transpose(&a), rows[entering].a.clone()).ok_or("a singular basis")?;
-            let scale = direction.iter().fold(0.0f64, |m, v| m.max(v.abs())).max(1.0);
+            let largest = direction.iter().fold(0.0f64, |m, v| m.max(v.abs())).max(1.0);
             let leaving = (0..p)
-                .filter(|&i| direction[i] > 1e-12 * scale)
+                .filter(|&i| direction[i] > 1e-12 * largest)
                 .map(|i| (i, lambda[i].max(0.0) / direction[i]))
                 .min_by(|x, y| x.1.total_cmp(&y.1).then(basis[x.0].cmp(&basis[y.0])))
                 .ok_or("the face LP is infeasible (its dual is unbounded)")?;
@@ -543,11 +543,11 @@ impl AliceFace {
         Err(format!("the face LP did not finish within {MAX_PIVOTS} pivots"))
     }
 
-    /// Adds a tree's cut to this LP's rows (relaxed by `scale`) and to the pool later LPs start with.
-    fn add_tree_cut(&self, rows: &mut Vec<Row>, tree: Tree, p: usize, scale: f64) {
+    /// Adds a tree's cut to this LP's rows (relaxed by `relax`) and to the pool later LPs start with.
+    fn add_tree_cut(&self, rows: &mut Vec<Row>, tree: Tree, p: usize, relax: f64) {
         let mut row = self.cut_row(Cut::Tree(tree), p);
         self.tree_cuts.borrow_mut().push(Row { a: row.a[..self.dimension()].to_vec(), ..row.clone() });
-        row.b = relaxed(row.b, rows.len(), scale);
+        row.b = relaxed(row.b, rows.len(), relax);
         rows.push(row);
     }
 
@@ -690,15 +690,15 @@ fn best_response(alpha: &ScaledVector) -> (Rational, Tree) {
     (alpha.dot_small(tree.depths()), tree)
 }
 
-/// Row j's right-hand side as the float LP sees it: relaxed by `scale` to
+/// Row j's right-hand side as the float LP sees it: relaxed by `relax` to
 /// twice that (relative, varying with j). At alpha* hundreds of trees can be tight at
 /// once, and on that degenerate vertex the float simplex cycled (24 of the
 /// 1024 sweep's N hit 20,000 pivots or a false "infeasible"); relaxed, every
 /// vertex is simple. The multipliers do not depend on b, so the exact bound
 /// of the final basis stays a proof, and its exact point is checked on the
 /// true rows.
-fn relaxed(b: f64, j: usize, scale: f64) -> f64 {
-    b - scale * (1.0 + b.abs()) * (1.0 + (j as f64 * 0.618_033_988_749_895).fract())
+fn relaxed(b: f64, j: usize, relax: f64) -> f64 {
+    b - relax * (1.0 + b.abs()) * (1.0 + (j as f64 * 0.618_033_988_749_895).fract())
 }
 
 /// Relaxations tried in turn until the float LP finishes (N = 961's d = 39
