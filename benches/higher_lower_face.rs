@@ -8,11 +8,15 @@
 //!   cargo bench --bench higher_lower_face
 //!   HL_FACE_DIR=data/hl1024 cargo bench --bench higher_lower_face
 //!   HL_FACE_DIR=data/hl1024 HL_FACE_N=961,987 cargo bench --bench higher_lower_face
+//!
+//! With HL_FACE_PART=height only the bound on Bob's tallest tree (Table 3.1,
+//! `height_limit`) runs, and each N's bound is printed beside ours.
 
 use arrow::array::{Array, Float64Array, ListArray, StringArray, UInt8Array, UInt32Array};
 use arrow::record_batch::RecordBatch;
 use gamesweep::exact::{Rational, parse_pq};
 use gamesweep::games::higher_lower::exact_stage::exact_stage;
+use gamesweep::games::higher_lower::height_limit::tallest_tree_at_least;
 use gamesweep::games::higher_lower::solver::{Method, SolveOptions, solve};
 use gamesweep::games::higher_lower::tree::Tree;
 use gamesweep::games::higher_lower::verdicts::{FaceOutcome, face_stage};
@@ -38,6 +42,9 @@ fn main() {
     if let Ok(only) = std::env::var("HL_FACE_N") {
         let keep: Vec<usize> = only.split(',').map(|s| s.trim().parse().expect("N")).collect();
         stored.retain(|n, _| keep.contains(n));
+    }
+    if std::env::var("HL_FACE_PART").is_ok_and(|part| part == "height") {
+        return heights(&stored);
     }
     let start = Instant::now();
     let outcomes: Vec<(usize, Result<FaceOutcome, String>)> = stored
@@ -84,6 +91,36 @@ fn main() {
             if ns.len() > 12 { ", ..." } else { "" }
         );
     }
+}
+
+/// Table 3.1 alone: each N's proven least height of Bob's tallest tree
+/// beside ours, with what proved it and the seconds.
+fn heights(stored: &BTreeMap<usize, Stored>) {
+    let start = Instant::now();
+    let rows: Vec<(usize, u8, u8, bool, f64)> = stored
+        .par_iter()
+        .map(|(&n, s)| {
+            let begin = Instant::now();
+            let ours = s.bob.iter().filter(|(_, y)| *y > 0u32).map(|(t, _)| t.height()).max().unwrap_or(0);
+            let (at_least, limited) = tallest_tree_at_least(&s.value, &s.alpha, &s.bob, ours);
+            eprintln!("N = {n}: {at_least} of {ours}, {:.2} s", begin.elapsed().as_secs_f64());
+            (n, ours, at_least, limited.is_some(), begin.elapsed().as_secs_f64())
+        })
+        .collect();
+    for (n, ours, at_least, limited, seconds) in &rows {
+        let by = if *limited { "height-limited game's alpha" } else { "alpha* or size" };
+        println!("N = {n}: ours {ours}, proven at least {at_least} (by {by}), {seconds:.3} s");
+    }
+    let short: Vec<usize> = rows.iter().filter(|r| r.2 < r.1).map(|r| r.0).collect();
+    let cpu: f64 = rows.iter().map(|r| r.4).sum();
+    println!(
+        "{} N; {} proven equal to ours, {} not: {short:?}; {} by the height-limited game; {cpu:.1} s CPU, {:.1} s wall",
+        rows.len(),
+        rows.len() - short.len(),
+        short.len(),
+        rows.iter().filter(|r| r.3).count(),
+        start.elapsed().as_secs_f64()
+    );
 }
 
 /// Solves the N of `ns` (a warm chain) and keeps their exact solutions.

@@ -130,6 +130,19 @@ fn higher_lower_sweep_is_certified_and_tampering_is_caught() {
     let stdout = String::from_utf8_lossy(&verify.stdout);
     assert_eq!(verify.status.code(), Some(1));
     assert!(stdout.contains("failed auto-n21-40: 1 failed: N = 30: the best tree against alpha costs"), "{stdout}");
+
+    // Replace the height-limited game's alpha at N = 3 (the only tree of height 2
+    // ties with V against alpha*) by the uniform one: it no longer proves height 3.
+    let heights = out.join("higher_lower/height_proofs/part-auto-n1-20.parquet");
+    let stored = parts(&out.join("higher_lower/height_proofs"))["part-auto-n1-20.parquet"].clone();
+    let ns = stored.column_by_name("n").unwrap().as_any().downcast_ref::<arrow::array::UInt32Array>().unwrap().clone();
+    assert_eq!(ns.value(0), 3, "N = 3 needs the height-limited game");
+    rewrite_column(&heights, "prob", |_| {
+        Arc::new(StringArray::from(ns.iter().map(|n| format!("1/{}", n.unwrap())).collect::<Vec<_>>()))
+    });
+    let verify = run(&["verify", out.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&verify.stdout);
+    assert!(stdout.contains("N = 3: bob_tallest_at_least = 3 is not proven by alpha or height_proofs"), "{stdout}");
 }
 
 /// Many medium tasks, so that a kill lands in the middle of the sweep.

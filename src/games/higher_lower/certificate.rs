@@ -15,7 +15,7 @@
 //! complementary slackness): `OptimalFace` gives the affine hull of Alice's
 //! optimal strategies (its dimension and exact directions).
 
-use super::pricing::{depth_limited_dp, knuth_dp};
+use super::pricing::knuth_dp;
 use super::tree::Tree;
 use crate::exact::{DixonSolver, ExactSolution, Integer, Natural, Pivots, Rational, ScaledVector, pivots_mod_p};
 use malachite::base::num::arithmetic::traits::AddMulAssign;
@@ -92,32 +92,6 @@ pub fn certify(value: &Rational, alpha: &[Rational], bob: &[(Tree, Rational)]) -
         bob_max_guesses: bob.iter().filter(|(_, y)| *y > 0u32).map(|(t, _)| t.height()).max().unwrap_or(0),
         best_response: best.tree,
     })
-}
-
-/// A lower bound h on the tallest tree of every optimal mixture of Bob's
-/// (Table 3.1 asks for the least such height), proven with Alice's optimal
-/// alpha: if every tree of height < h costs more than V against alpha, a
-/// mixture of such trees would let alpha gain more than V against it, so it
-/// is not optimal. Tried from `ours` (the tallest tree of a known optimal
-/// mixture, so the bound is exact when it returns `ours`) downwards; a
-/// height too small to hold N keys proves it trivially.
-pub fn tallest_tree_at_least(value: &Rational, alpha: &[Rational], ours: u8) -> u8 {
-    let n = alpha.len();
-    let (weights, scale) = common_denominator(alpha);
-    let target = value * Rational::from(scale);
-    let mut h = ours;
-    while h > 1 {
-        let lower = u32::from(h - 1);
-        if (1usize << lower) - 1 < n {
-            return h;
-        }
-        match depth_limited_dp(&weights, lower) {
-            Some(best) if best.cost > target => return h,
-            // A tree of height h - 1 at cost V (or no tree found): not proven, try h - 1.
-            _ => h -= 1,
-        }
-    }
-    h
 }
 
 /// The complementary-slackness equations on Alice's optimal strategies, given

@@ -8,6 +8,7 @@ pub mod conjectures;
 pub mod exact_stage;
 pub mod face;
 mod figures;
+pub mod height_limit;
 mod kernels;
 pub mod master;
 pub mod pricing;
@@ -287,7 +288,7 @@ mod tests {
             assert_eq!(whole.steps.borrow().len(), 14);
             assert_eq!(
                 expected.iter().map(|t| t.name).collect::<Vec<_>>(),
-                ["values", "alice", "bob", "trace", "conjectures", "conjecture_proofs", "face_trees"]
+                ["values", "alice", "bob", "trace", "conjectures", "conjecture_proofs", "face_trees", "height_proofs"]
             );
 
             // Killed after N = 6: the rerun loads N = 1..6 and solves the rest warm.

@@ -84,9 +84,10 @@ pub fn report(data: &dyn Dataset) -> anyhow::Result<ReportSection> {
     writeln!(
         md,
         "\nOurs is the largest tree height in the computed optimal mixture. The least over all of Bob's optimal \
-         mixtures is proven equal to ours where every tree one level shorter costs more than V against Alice's \
-         optimal alpha (then no mixture of such trees is optimal); elsewhere only the lower bound shown is \
-         proven. N where ours differs from the thesis (ours in brackets): {}. N of the thesis's table where the \
+         mixtures is proven equal to ours where some alpha of Alice's makes every tree one level shorter cost \
+         more than V (then no mixture of such trees is optimal): her optimal alpha, or where a shorter tree ties \
+         with V against it, the optimal alpha of the game in which Bob may only use the shorter trees (stored \
+         in `height_proofs`, re-checked by `verify`); elsewhere only the lower bound shown is proven. N where ours differs from the thesis (ours in brackets): {}. N of the thesis's table where the \
          least is not proven equal to ours: {}.\n",
         if differ.is_empty() { "none".to_string() } else { differ.join(", ") },
         if open.is_empty() { "none".to_string() } else { n_list(&open) }

@@ -1,5 +1,5 @@
 //! The higher-lower tables (schemas in the README): values, alice, bob, trace,
-//! conjectures, conjecture_proofs and face_trees (`proofs`); and
+//! conjectures, conjecture_proofs and face_trees (`proofs`), height_proofs; and
 //! `warm_start`, which only checkpoints hold.
 
 use super::conjectures;
@@ -113,7 +113,26 @@ pub fn tables(solved: &[Solved]) -> anyhow::Result<Vec<Table>> {
     let decided: Vec<(u32, &str, &[super::verdicts::Decided])> =
         solved.iter().map(|(f, _, face)| (f.n as u32, method(f), face.decided.as_slice())).collect();
     let [proofs, face_trees] = super::proofs::tables(&decided)?;
-    Ok(vec![values, alice, bob_table, trace, conjectures, proofs, face_trees])
+
+    let height: Vec<(u32, &str, u8, u32, &crate::exact::Rational)> = solved
+        .iter()
+        .flat_map(|(f, _, face)| {
+            let refuted = face.bob_tallest_at_least.saturating_sub(1);
+            face.height_proof
+                .iter()
+                .flatten()
+                .enumerate()
+                .map(move |(i, p)| (f.n as u32, method(f), refuted, i as u32 + 1, p))
+        })
+        .collect();
+    let height_proofs = TableBuilder::new()
+        .u32("n", height.iter().map(|r| r.0))
+        .str("method", height.iter().map(|r| r.1))
+        .u8("refuted_height", height.iter().map(|r| r.2))
+        .u32("i", height.iter().map(|r| r.3))
+        .str("prob", height.iter().map(|r| format_pq(r.4)))
+        .build("height_proofs")?;
+    Ok(vec![values, alice, bob_table, trace, conjectures, proofs, face_trees, height_proofs])
 }
 
 /// Each output table over all N of a task: the tables of every N (by name,

@@ -165,6 +165,8 @@ pub struct FaceOutcome {
     pub decided: Vec<Decided>,
     /// Proven: every optimal mixture of Bob's uses a tree of at least this height.
     pub bob_tallest_at_least: u8,
+    /// The height-limited game's alpha that proves it, where alpha* does not.
+    pub height_proof: Option<Vec<Rational>>,
     pub seconds: f64,
 }
 
@@ -180,11 +182,12 @@ pub fn face_stage(
     let start = std::time::Instant::now();
     let face = AliceFace::new(value, alpha, bob)?;
     let decided = decide_all(&face)?;
-    let bob_tallest_at_least = super::certificate::tallest_tree_at_least(value, alpha, tallest);
+    let (bob_tallest_at_least, height_proof) = super::height_limit::tallest_tree_at_least(value, alpha, bob, tallest);
     Ok(FaceOutcome {
         dimension: face.dimension(),
         decided,
         bob_tallest_at_least,
+        height_proof,
         seconds: start.elapsed().as_secs_f64(),
     })
 }

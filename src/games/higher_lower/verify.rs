@@ -3,13 +3,15 @@
 //! Bob's trees and weights, and the value, checked by the exact certificate
 //! (exact best response to alpha; exact worst key against Bob's mixture), and
 //! every derived column (supports, uniqueness of alpha, the face's dimension,
-//! the bound on Bob's tallest tree, the conjecture rows) recomputed from the
-//! strategies, and every conjecture's verdict re-proven from its stored
-//! proofs (bounds and witnesses, `verdicts::check`). No solver state is reused.
+//! the conjecture rows) recomputed from the strategies, every conjecture's
+//! verdict re-proven from its stored proofs (bounds and witnesses,
+//! `verdicts::check`), and the bound on Bob's tallest tree re-proven from
+//! alpha or its `height_proofs` row. No solver state is reused.
 
-use super::certificate::{certify, tallest_tree_at_least};
+use super::certificate::certify;
 use super::conjectures;
 use super::face::AliceFace;
+use super::height_limit;
 use super::proofs;
 use super::solver::Method;
 use super::tree::Tree;
@@ -34,7 +36,9 @@ pub fn verify(method: Method, ns: &[usize], task: &StoredTask) -> anyhow::Result
     let trace = task.table("trace")?;
     let conjectures = task.table("conjectures")?;
     let (proof_rows, face_trees) = (task.table("conjecture_proofs")?, task.table("face_trees")?);
-    if let Err(why) = check_keys(method, ns, values, alice, bob, trace, &[conjectures, proof_rows, face_trees]) {
+    let height_rows = task.table("height_proofs")?;
+    let proof_tables = [conjectures, proof_rows, face_trees, height_rows];
+    if let Err(why) = check_keys(method, ns, values, alice, bob, trace, &proof_tables) {
         return Ok(Verdict::failed(why));
     }
     let (n_col, value_col, pivots_col) = (values.u32s("n")?, values.strs("value")?, values.u32s("exact_pivots")?);
@@ -51,6 +55,14 @@ pub fn verify(method: Method, ns: &[usize], task: &StoredTask) -> anyhow::Result
     let (an, ai, ap) = (alice.u32s("n")?, alice.u32s("i")?, alice.strs("prob")?);
     for r in 0..alice.num_rows() {
         alphas.entry(an.value(r)).or_default().push((ai.value(r), parse(ap.value(r))?));
+    }
+    // The height-limited games' alphas (keys 1..=N in order, `check_keys`).
+    let mut height_proofs: BTreeMap<u32, (u8, BTreeMap<u32, Rational>)> = BTreeMap::new();
+    let (hn, hi, hh) = (height_rows.u32s("n")?, height_rows.u32s("i")?, height_rows.u8s("refuted_height")?);
+    let hp = height_rows.strs("prob")?;
+    for r in 0..height_rows.num_rows() {
+        let entry = height_proofs.entry(hn.value(r)).or_insert_with(|| (hh.value(r), BTreeMap::new()));
+        entry.1.insert(hi.value(r), parse(hp.value(r))?);
     }
     let (bn, bw, bh) = (bob.u32s("n")?, bob.strs("weight")?, bob.u8s("height")?);
     let depths = bob.column_as::<ListArray>("depths")?;
@@ -125,7 +137,11 @@ pub fn verify(method: Method, ns: &[usize], task: &StoredTask) -> anyhow::Result
             let proofs = stored_proofs.remove(&(n, c.name.clone())).unwrap_or_default();
             verdicts::check(&face, &c.name, &c.verdict, &proofs).err()
         });
-        let tallest = tallest_tree_at_least(&value, &alpha, cert.bob_max_guesses);
+        let at_least = tallest_col.value(row);
+        let height_proof = height_proofs.remove(&n).map(|(refuted, p)| (refuted, p.into_values().collect::<Vec<_>>()));
+        let tallest_proven = at_least <= cert.bob_max_guesses
+            && height_proof.as_ref().is_none_or(|(refuted, _)| *refuted + 1 == at_least)
+            && height_limit::proves(&value, &alpha, height_proof.as_ref().map(|(_, p)| p.as_slice()), at_least);
         let stored_status = status_col.value(row);
         let repair_reason = reason_col.value(row);
         if cert.bob_support as u32 != support_col.value(row) || cert.bob_max_guesses != guesses_col.value(row) {
@@ -137,8 +153,10 @@ pub fn verify(method: Method, ns: &[usize], task: &StoredTask) -> anyhow::Result
                 "N = {n}: stored alice_unique is {}, the rank test gives {unique}",
                 unique_col.value(row)
             ));
-        } else if face.dimension() as u32 != dimension_col.value(row) || tallest != tallest_col.value(row) {
-            failed.push(format!("N = {n}: stored face_dimension or bob_tallest_at_least disagree with the strategies"));
+        } else if face.dimension() as u32 != dimension_col.value(row) {
+            failed.push(format!("N = {n}: stored face_dimension disagrees with the strategies"));
+        } else if !tallest_proven {
+            failed.push(format!("N = {n}: bob_tallest_at_least = {at_least} is not proven by alpha or height_proofs"));
         } else if stored != recomputed {
             failed.push(format!("N = {n}: stored conjecture rows disagree with the recomputation from the strategies"));
         } else if let Some(why) = unproven {
@@ -193,10 +211,10 @@ fn check_keys(
     alice: &RecordBatch,
     bob: &RecordBatch,
     trace: &RecordBatch,
-    conjecture_tables: &[&RecordBatch; 3],
+    proof_tables: &[&RecordBatch; 4],
 ) -> Result<(), String> {
     let error = |e: anyhow::Error| e.to_string();
-    let [conjectures, proof_rows, face_trees] = *conjecture_tables;
+    let [conjectures, proof_rows, face_trees, height_rows] = *proof_tables;
     for (name, table) in [
         ("values", values),
         ("alice", alice),
@@ -205,6 +223,7 @@ fn check_keys(
         ("conjectures", conjectures),
         ("conjecture_proofs", proof_rows),
         ("face_trees", face_trees),
+        ("height_proofs", height_rows),
     ] {
         let methods = table.strs("method").map_err(error)?;
         if let Some(r) = (0..table.num_rows()).find(|&r| methods.value(r) != method.as_str()) {
@@ -257,7 +276,21 @@ fn check_keys(
         (0..conjectures.num_rows()).map(|r| (cn.value(r), names.value(r).to_string())),
         ns.iter().flat_map(|&n| conjectures::NAMES.iter().map(move |name| (n as u32, name.to_string()))),
         |(n, name)| format!("N = {n}, {name}"),
-    )
+    )?;
+    // A height proof, where there is one, is a whole alpha: keys 1..=N in order, one refuted height.
+    let (hn, hi, hh) =
+        (n_of(height_rows)?, height_rows.u32s("i").map_err(error)?, height_rows.u8s("refuted_height").map_err(error)?);
+    let proven: std::collections::BTreeSet<u32> = hn.values().iter().copied().collect();
+    exact_keys(
+        "height_proofs",
+        (0..height_rows.num_rows()).map(|r| (hn.value(r), hi.value(r))),
+        ns.iter().filter(|&&n| proven.contains(&(n as u32))).flat_map(|&n| (1..=n as u32).map(move |i| (n as u32, i))),
+        |(n, i)| format!("N = {n}, key {i}"),
+    )?;
+    match (1..height_rows.num_rows()).find(|&r| hn.value(r) == hn.value(r - 1) && hh.value(r) != hh.value(r - 1)) {
+        Some(r) => Err(format!("height_proofs: N = {} has two refuted heights", hn.value(r))),
+        None => Ok(()),
+    }
 }
 
 fn parse(text: &str) -> anyhow::Result<Rational> {

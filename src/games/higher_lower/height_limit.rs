@@ -1,0 +1,229 @@
+//! Table 3.1: how tall Bob's optimal trees must be. The least tallest tree
+//! over Bob's optimal mixtures is at least h exactly when the game in which
+//! Bob may only use trees of height <= h - 1 has a value above V. Any alpha
+//! of Alice's whose cheapest tree of height <= h - 1 costs more than V proves
+//! it: a mixture of such trees lets alpha gain more than V, so it is not
+//! optimal. Alice's optimal alpha* is one candidate; where a short tree ties
+//! with V against it, the optimal alpha of the height-limited game (a small
+//! column generation priced by the depth-limited DP) is the best one.
+
+use super::certificate::common_denominator;
+use super::master::Master;
+use super::pricing::depth_limited_dp;
+use super::symmetric::SymmetricGame;
+use super::tree::Tree;
+use crate::exact::{Integer, Rational};
+use std::collections::HashSet;
+
+/// Whether `alpha` proves that no mixture of trees of height <= `height` is
+/// optimal: the cheapest such tree costs more than V against it, exactly.
+/// True as well when no tree that short holds the N keys.
+pub fn refutes(value: &Rational, alpha: &[Rational], height: u8) -> bool {
+    let n = alpha.len();
+    if height < 64 && (1u64 << height) - 1 < n as u64 {
+        return true;
+    }
+    if alpha.iter().any(|a| *a <= 0u32) {
+        // The depth-limited DP is exact only for positive weights.
+        return false;
+    }
+    let (weights, scale) = common_denominator(alpha);
+    let target = value * Rational::from(scale);
+    matches!(depth_limited_dp(&weights, u32::from(height)), Some(best) if best.cost > target)
+}
+
+/// The proven lower bound on the tallest tree of every optimal mixture of
+/// Bob's, tried from `ours` (the tallest tree of a known optimal mixture, so
+/// the bound is exact when it returns `ours`) downwards; with it, the alpha
+/// of the height-limited game that proves it when alpha* alone does not.
+pub fn tallest_tree_at_least(
+    value: &Rational,
+    alpha: &[Rational],
+    bob: &[(Tree, Rational)],
+    ours: u8,
+) -> (u8, Option<Vec<Rational>>) {
+    let support: Vec<Tree> = bob.iter().filter(|(_, y)| *y > 0u32).map(|(t, _)| t.clone()).collect();
+    let mut h = ours;
+    while h > 1 {
+        if refutes(value, alpha, h - 1) {
+            return (h, None);
+        }
+        let above = crate::exact::to_f64(value) * (1.0 + MARGIN);
+        let centre = symmetrised(alpha);
+        let candidates = [above, f64::INFINITY]
+            .into_iter()
+            .filter_map(|stop| limited_game_alpha(alpha.len(), h - 1, &support, &centre, stop));
+        if let Some(limited) = candidates.into_iter().find(|limited| refutes(value, limited, h - 1)) {
+            return (h, Some(limited));
+        }
+        h -= 1;
+    }
+    (h, None)
+}
+
+/// Whether the stored bound `at_least` is proven by alpha* or by the stored
+/// alpha of the height-limited game (`verify`).
+pub fn proves(value: &Rational, alpha: &[Rational], limited: Option<&[Rational]>, at_least: u8) -> bool {
+    at_least <= 1 || refutes(value, alpha, at_least - 1) || limited.is_some_and(|l| refutes(value, l, at_least - 1))
+}
+
+/// Rounds until the height-limited game's column generation gives up.
+const MAX_ROUNDS: usize = 20_000;
+/// Reduced cost below which no tree enters.
+const TOLERANCE: f64 = 1e-11;
+/// Relative margin above V at which a round's alpha is worth an exact check.
+const MARGIN: f64 = 1e-9;
+
+/// An alpha (as exact positive rationals summing to 1) of the game in which
+/// Bob's trees have height <= `height`: the first point found whose cheapest
+/// short tree costs more than `stop` (it need not be optimal to prove a
+/// bound), else an optimal one; `None` where no such tree holds `n` keys or
+/// the column generation fails. The game is symmetric (a tree's mirror has
+/// its height), so it is solved over the symmetric pairs.
+///
+/// Measured (`HL_FACE_PART=height` bench, stored 1024 sweep): Kelley's
+/// cutting planes from one column took 1,329 rounds (55 s) at N = 931 and
+/// 4-8 s at N = 461. Starting the master from the short trees of Bob's
+/// optimal mixture (`start`) brought N = 461 to 10 rounds (0.06 s), but far
+/// from 931 the duals still oscillated (N = 980: 56 s alone). Pricing also
+/// points between the duals and a stability centre (the best point so far,
+/// from `centre` = alpha*, whose cheapest short tree costs V) brought N = 980
+/// to 129 rounds, 30 s (centre weights 0.7 and 0.95; 0.5 alone: 56 s;
+/// 0.5, 0.8: 43 s; 0.9, 0.99: 51 s).
+fn limited_game_alpha(n: usize, height: u8, start: &[Tree], centre: &[f64], stop: f64) -> Option<Vec<Rational>> {
+    let game = SymmetricGame::new(n);
+    let h = u32::from(height);
+    let mut master = Master::new(game.rows(), &[]);
+    let mut seen: HashSet<Vec<u16>> = HashSet::new();
+    let mut add = |master: &mut Master, column: Vec<u16>| {
+        if seen.insert(column.clone()) {
+            master.add_column(&column.iter().map(|&s| f64::from(s)).collect::<Vec<_>>());
+        }
+    };
+    for tree in start.iter().filter(|t| t.height() <= height) {
+        add(&mut master, game.column(tree));
+    }
+    // At least one column: the cheapest short tree against the centre.
+    add(&mut master, game.column(&depth_limited_dp(&positive(game.key_weights(centre)), h)?.tree));
+    let (mut centre, mut centre_cheapest) = (centre.to_vec(), f64::NEG_INFINITY);
+    for _ in 0..MAX_ROUNDS {
+        let duals = master.solve().duals;
+        let total: f64 = duals.iter().sum();
+        let beta: Vec<f64> = duals.iter().map(|w| w / total).collect();
+        let mut optimal = false;
+        for c in CENTRE_WEIGHTS {
+            let point: Vec<f64> = centre.iter().zip(&beta).map(|(x, y)| c * x + (1.0 - c) * y).collect();
+            let column = game.column(&depth_limited_dp(&positive(game.key_weights(&point)), h)?.tree);
+            // The symmetric column against a point is twice the expected number of guesses.
+            let cheapest = column.iter().zip(&point).map(|(s, b)| f64::from(*s) * b).sum::<f64>() / 2.0;
+            if c == 0.0 {
+                optimal = 1.0 - column.iter().zip(&duals).map(|(s, w)| f64::from(*s) * w).sum::<f64>() <= TOLERANCE;
+            }
+            if cheapest > centre_cheapest {
+                (centre, centre_cheapest) = (point, cheapest);
+            }
+            add(&mut master, column);
+        }
+        if centre_cheapest > stop || optimal {
+            return Some(exact_distribution(&positive(game.alice(&centre))));
+        }
+    }
+    None
+}
+
+/// Points priced each round, as the weight of the stability centre (the
+/// best point so far) in c * centre + (1 - c) * the master's dual.
+const CENTRE_WEIGHTS: [f64; 3] = [0.0, 0.7, 0.95];
+
+/// alpha as a distribution over the symmetric pairs (each pair's total).
+fn symmetrised(alpha: &[Rational]) -> Vec<f64> {
+    let game = SymmetricGame::new(alpha.len());
+    let mut beta = vec![0.0; game.rows()];
+    for (k, a) in alpha.iter().enumerate() {
+        beta[game.row_of(k + 1)] += crate::exact::to_f64(a);
+    }
+    beta
+}
+
+/// Weights raised to at least 1e-9 of their mean: the depth-limited DP's
+/// cheapest embedding is a tree only for positive weights, and a proof needs
+/// every key played.
+fn positive(mut weights: Vec<f64>) -> Vec<f64> {
+    let floor = 1e-9 * weights.iter().sum::<f64>() / weights.len() as f64;
+    for w in &mut weights {
+        *w = w.max(floor);
+    }
+    weights
+}
+
+/// The distribution proportional to the positive `weights`, exactly: each
+/// rounded to an integer multiple of 2^-52 of the largest.
+fn exact_distribution(weights: &[f64]) -> Vec<Rational> {
+    let largest = weights.iter().cloned().fold(0.0, f64::max);
+    let integers: Vec<Integer> =
+        weights.iter().map(|w| Integer::from((w / largest * 2f64.powi(52)).round().max(1.0) as u64)).collect();
+    let total: Integer = integers.iter().sum();
+    integers.into_iter().map(|w| Rational::from_integers(w, total.clone())).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::higher_lower::pricing::cost;
+    use crate::games::higher_lower::tree::all_trees;
+
+    fn q(p: i64, d: i64) -> Rational {
+        Rational::from_signeds(p, d)
+    }
+
+    /// The height-limited game's value another way: one LP with every short
+    /// tree as a row (max t with alpha . d_T >= t, microlp).
+    fn brute_force_value(n: usize, height: u8) -> f64 {
+        use microlp::{ComparisonOp, OptimizationDirection, Problem};
+        let mut problem = Problem::new(OptimizationDirection::Maximize);
+        let alpha: Vec<_> = (0..n).map(|_| problem.add_var(0.0, (0.0, f64::INFINITY))).collect();
+        let t = problem.add_var(1.0, (f64::NEG_INFINITY, f64::INFINITY));
+        problem.add_constraint(alpha.iter().map(|&a| (a, 1.0)).collect::<Vec<_>>(), ComparisonOp::Eq, 1.0);
+        for tree in all_trees(n).into_iter().filter(|t| t.height() <= height) {
+            let mut row: Vec<_> = alpha.iter().zip(tree.depths()).map(|(&a, &d)| (a, f64::from(d))).collect();
+            row.push((t, -1.0));
+            problem.add_constraint(row, ComparisonOp::Ge, 0.0);
+        }
+        problem.solve().expect("solved").into_solution().expect("feasible and bounded").objective()
+    }
+
+    #[test]
+    fn limited_alpha_attains_the_limited_games_value() {
+        for (n, height) in [(3, 2), (5, 3), (6, 3), (7, 3), (9, 4), (11, 4), (12, 4)] {
+            let uniform = symmetrised(&vec![Rational::from_signeds(1, n as i64); n]);
+            let alpha = limited_game_alpha(n, height, &[], &uniform, f64::INFINITY).expect("solved");
+            assert_eq!(alpha.iter().sum::<Rational>(), 1u32);
+            // The exact DP's least short tree is the least over every short tree ...
+            let (weights, scale) = common_denominator(&alpha);
+            let least = all_trees(n).iter().filter(|t| t.height() <= height).map(|t| cost(t, &weights)).min();
+            let dp = depth_limited_dp(&weights, u32::from(height)).expect("a tree");
+            assert_eq!(Some(dp.cost.clone()), least, "N = {n}");
+            // ... and it is the game's value (alpha optimal up to its rounding).
+            let attained = crate::exact::to_f64(&Rational::from_integers(dp.cost, Integer::from(scale)));
+            let value = brute_force_value(n, height);
+            assert!((attained - value).abs() < 1e-7, "N = {n}, height {height}: {attained} against {value}");
+        }
+    }
+
+    #[test]
+    fn refutes_only_above_the_value() {
+        // N = 3: V = 9/5 with alpha* = (2/5, 1/5, 2/5), against which the only
+        // tree of height 2 (depths 2, 1, 2) costs exactly V: alpha* proves
+        // nothing, the height-limited game's alpha proves height 3.
+        let value = q(9, 5);
+        let optimal = vec![q(2, 5), q(1, 5), q(2, 5)];
+        assert!(!refutes(&value, &optimal, 2));
+        assert!(refutes(&value, &[q(9, 20), q(1, 10), q(9, 20)], 2));
+        assert!(refutes(&value, &optimal, 1), "one level cannot hold 3 keys");
+        let (at_least, limited) = tallest_tree_at_least(&value, &optimal, &[], 3);
+        assert_eq!(at_least, 3);
+        let limited = limited.expect("alpha* alone does not prove it");
+        assert!(proves(&value, &optimal, Some(&limited), 3));
+        assert!(!proves(&value, &optimal, None, 3));
+    }
+}
