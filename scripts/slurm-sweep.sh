@@ -2,7 +2,7 @@
 # Run a gamesweep config on Slurm as a job array: array task K runs shard K/S
 # of the plan (`gamesweep run --shard K/S`), every shard writing into one
 # shared output directory. Tested on a real single-node Slurm by
-# scripts/test-slurm.sh (README, "Cluster").
+# scripts/test-slurm.sh (docs/resume-and-clusters.md, "Cluster (Slurm)").
 #
 # Submit from the login node (sizes the array and the memory from the plan,
 # chains an optional verify job, prints the job ids):

@@ -164,4 +164,8 @@ pub trait Game: Send + Sync {
     fn plan(&self, section: &Section) -> Result<Vec<Box<dyn Task>>, UserError>;
     /// The game's section of the report: published numbers beside ours.
     fn report(&self, data: &dyn Dataset) -> anyhow::Result<ReportSection>;
+    /// The body of a config section small enough to run in seconds, with at
+    /// least two tasks: the conformance test (tests/conformance.rs) runs it
+    /// through plan, run, verify, report, rerun and resume for every game.
+    fn tiny_config(&self) -> &'static str;
 }

@@ -14,6 +14,13 @@ use std::str::FromStr;
 pub struct Bounded<const MIN: u32, const MAX: u32>(u32);
 
 impl<const MIN: u32, const MAX: u32> Bounded<MIN, MAX> {
+    /// A value known in the code (a config default); out of range is a bug, so
+    /// it panics (at compile time in a `const` block).
+    pub const fn new(value: u32) -> Self {
+        assert!(MIN <= value && value <= MAX, "Bounded::new: value out of range");
+        Bounded(value)
+    }
+
     pub fn get(self) -> u32 {
         self.0
     }
@@ -203,6 +210,13 @@ pub struct ExactGrid<const MAX: u32>(Vec<Rational>);
 const MAX_GRID_VALUES: usize = 100_000;
 
 impl<const MAX: u32> ExactGrid<MAX> {
+    /// The grid of one integer known in the code (a config default); panics
+    /// when it is above MAX.
+    pub fn integer(value: u32) -> Self {
+        assert!(value <= MAX, "ExactGrid::integer: value out of range");
+        ExactGrid(vec![Rational::from(value)])
+    }
+
     pub fn values(&self) -> &[Rational] {
         &self.0
     }

@@ -524,6 +524,9 @@ mod tests {
         fn report(&self, _data: &dyn Dataset) -> anyhow::Result<ReportSection> {
             unreachable!("not reported")
         }
+        fn tiny_config(&self) -> &'static str {
+            ""
+        }
     }
 
     #[test]

@@ -789,7 +789,8 @@ mod tests {
     }
 
     /// Solves a random `m x m` system with entries in `entries` both ways and
-    /// checks the exact residuals (timings live in `benches/exact.rs`).
+    /// checks the exact residuals (timings of the p-adic solve at scale live in
+    /// `benches/higher_lower_exact.rs`, the higher-lower exact stage).
     fn check_structured(m: usize, entries: std::ops::Range<i64>, seed: u64) {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let matrix = random_matrix(&mut rng, m, entries.start, entries.end);

@@ -3,6 +3,7 @@
 //! minimax value, greedy and one-step-lookahead baselines, swept over random
 //! rows of two card models, verified by an independent DP and brute force.
 
+pub mod greedy;
 pub mod optimal;
 pub mod play;
 mod report;
@@ -45,10 +46,10 @@ struct CardsConfig {
 }
 
 fn default_chunk() -> Bounded<1, 100_000_000> {
-    serde_json::from_value(serde_json::json!(2000)).expect("in range")
+    const { Bounded::new(2000) }
 }
 fn default_minimax_max_n() -> Bounded<0, MAX_N> {
-    serde_json::from_value(serde_json::json!(5000)).expect("in range")
+    const { Bounded::new(5000) }
 }
 
 pub struct Cards;
@@ -100,6 +101,10 @@ impl Task for CardsTask {
 impl Game for Cards {
     fn name(&self) -> &'static str {
         "cards"
+    }
+
+    fn tiny_config(&self) -> &'static str {
+        "n = [6, 10]\ndistributions = [\"uniform-1-10\"]\nrows = 50\nseed = 1\n"
     }
 
     fn plan(&self, section: &Section) -> Result<Vec<Box<dyn Task>>, UserError> {

@@ -10,7 +10,7 @@
 //! state of an optimal line, and both halves are solved again recursively
 //! (about twice the work of one pass).
 
-use super::play::{Side, greedy_takes_left};
+use super::greedy::{Side, greedy_takes_left};
 
 /// The player's best total against the greedy opponent and the moves that
 /// reach it (the player's moves in order; ties prefer the left card).
@@ -262,7 +262,7 @@ pub fn best_score_cached(row: &[u32], a0: usize, len0: usize) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::cards::play::{Order, start};
+    use crate::games::cards::greedy::{Order, start};
     use rayon::prelude::*;
 
     #[test]

@@ -1,33 +1,10 @@
 //! The row game: players alternately take the leftmost or rightmost card; the
-//! opponent is greedy (the larger end, the left one on a tie) and chooses
-//! whether it moves first. The player's strategies: greedy, the report's
-//! one-step lookahead, and the optimum against greedy.
+//! opponent is greedy (the larger end, the left one on a tie: greedy.rs) and
+//! chooses whether it moves first. The player's strategies: greedy, the
+//! report's one-step lookahead, and the optimum against greedy.
 
+use super::greedy::{Order, Side, greedy, start};
 use super::optimal::best_against_greedy;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Side {
-    Left,
-    Right,
-}
-
-/// Who takes the first card.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Order {
-    PlayerFirst,
-    OpponentFirst,
-}
-
-impl Order {
-    pub const BOTH: [Order; 2] = [Order::PlayerFirst, Order::OpponentFirst];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Order::PlayerFirst => "player-first",
-            Order::OpponentFirst => "opponent-first",
-        }
-    }
-}
 
 /// The player's strategy against the greedy opponent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -50,22 +27,6 @@ impl Strategy {
             Strategy::Lookahead => "lookahead",
             Strategy::Optimal => "optimal",
         }
-    }
-}
-
-/// The greedy choice on cards a..=b: the left card if it is at least the right one.
-pub fn greedy_takes_left(row: &[u32], a: usize, b: usize) -> bool {
-    row[a] >= row[b]
-}
-
-/// Where the player's part of the game starts: (first card, number of cards)
-/// with the player to move, after the opponent's first card if it starts.
-pub fn start(row: &[u32], order: Order) -> (usize, usize) {
-    let n = row.len();
-    match order {
-        Order::PlayerFirst => (0, n),
-        Order::OpponentFirst if n == 0 => (0, 0),
-        Order::OpponentFirst => (usize::from(greedy_takes_left(row, 0, n - 1)), n - 1),
     }
 }
 
@@ -117,10 +78,6 @@ fn take(row: &[u32], a: &mut usize, b: &mut usize, side: Side) -> u32 {
             row[*b]
         }
     }
-}
-
-fn greedy(row: &[u32], a: usize, b: usize) -> Side {
-    if greedy_takes_left(row, a, b) { Side::Left } else { Side::Right }
 }
 
 /// The side maximising (card taken) - (the opponent's greedy reply); left on ties.

@@ -1,5 +1,6 @@
 //! The cards section of the report: win rates per strategy, pooled over the
-//! tasks, beside the report's 0.45 (greedy) and 0.15 (lookahead).
+//! tasks, beside the report's greedy and lookahead win rates
+//! (data/reference/published.toml).
 
 use crate::artifacts::columns::{Columns, TableBuilder};
 use crate::game::{Dataset, Figure, ReportSection};
@@ -111,7 +112,7 @@ pub fn report(data: &dyn Dataset) -> anyhow::Result<ReportSection> {
     if let Some(best) = rows.first() {
         writeln!(
             md,
-            "\nClosest to the report's 0.45 / 0.15: N = {}, {}, {} ({:.3} / {:.3}); farthest: {}.",
+            "\nClosest to the report's {greedy_published} / {lookahead_published}: N = {}, {}, {} ({:.3} / {:.3}); farthest: {}.",
             best.0,
             best.1,
             best.2,
@@ -129,7 +130,7 @@ pub fn report(data: &dyn Dataset) -> anyhow::Result<ReportSection> {
         let lookahead_better = rows.iter().filter(|r| r.4 > r.3).count();
         writeln!(
             md,
-            "The report found the lookahead metric worse than greedy (0.15 vs 0.45); here it wins more often than greedy in {lookahead_better} of {} (N, model, order) cases.\n",
+            "The report found the lookahead metric worse than greedy ({lookahead_published} vs {greedy_published}); here it wins more often than greedy in {lookahead_better} of {} (N, model, order) cases.\n",
             rows.len()
         )?;
     }
@@ -166,7 +167,7 @@ pub fn report(data: &dyn Dataset) -> anyhow::Result<ReportSection> {
             )?,
         };
         md.push_str(&figure.markdown(&format!(
-            "Win rates by row length, {order} (the report: 0.45 for greedy, 0.15 for its lookahead metric)."
+            "Win rates by row length, {order} (the report: {greedy_published} for greedy, {lookahead_published} for its lookahead metric)."
         )));
         figures.push(figure);
     }

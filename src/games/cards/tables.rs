@@ -3,8 +3,9 @@
 //! so the report can pool tasks exactly).
 
 use super::CardsTask;
+use super::greedy::{Order, start};
 use super::optimal::{best_score_cached, minimax};
-use super::play::{Order, Score, Strategy, play, start};
+use super::play::{Score, Strategy, play};
 use crate::artifacts::columns::TableBuilder;
 use crate::game::Table;
 use rayon::prelude::*;

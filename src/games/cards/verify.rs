@@ -5,8 +5,9 @@
 //! summary recounted.
 
 use super::CardsTask;
+use super::greedy::{Order, start};
 use super::optimal::{best_score_backward, brute_force};
-use super::play::{Order, Strategy, play, start};
+use super::play::{Strategy, play};
 use super::tables::{STORED_VALUES_MAX_N, games, summary};
 use crate::artifacts::columns::{Columns, first_difference};
 use crate::game::{StoredTask, Verdict};

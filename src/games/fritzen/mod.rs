@@ -65,13 +65,13 @@ struct FritzenConfig {
 }
 
 fn default_pot() -> ExactGrid<MAX_POT> {
-    serde_json::from_value(serde_json::json!(12)).expect("12 is in range")
+    ExactGrid::integer(12)
 }
 fn default_chunk() -> Bounded<1, 100_000> {
-    serde_json::from_value(serde_json::json!(500)).expect("in range")
+    const { Bounded::new(500) }
 }
 fn default_verify() -> Bounded<1, 100_000> {
-    serde_json::from_value(serde_json::json!(16)).expect("in range")
+    const { Bounded::new(16) }
 }
 
 #[derive(Debug, Deserialize)]
@@ -98,10 +98,10 @@ struct SimulationConfig {
 }
 
 fn default_players() -> Bounded<2, 6> {
-    serde_json::from_value(serde_json::json!(2)).expect("in range")
+    const { Bounded::new(2) }
 }
 fn default_rounds() -> Bounded<1, 100> {
-    serde_json::from_value(serde_json::json!(1)).expect("in range")
+    const { Bounded::new(1) }
 }
 
 #[derive(Debug, Deserialize)]
@@ -317,6 +317,10 @@ fn goal_pair(section: &Section, keys: &[&str], pair: &Pair) -> Result<GoalPair, 
 impl Game for Fritzen {
     fn name(&self) -> &'static str {
         "fritzen"
+    }
+
+    fn tiny_config(&self) -> &'static str {
+        "goals = [[0, 0], [1, 1]]\npot = 12\n"
     }
 
     fn plan(&self, section: &Section) -> Result<Vec<Box<dyn Task>>, UserError> {

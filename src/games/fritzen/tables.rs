@@ -1,4 +1,4 @@
-//! The Fritzen tables (schemas in the README). Every row of a per-setting
+//! The Fritzen tables (schemas in docs/tables.md). Every row of a per-setting
 //! table carries its setting as exact "p/q" strings and f64 columns.
 
 use super::analysis::{Outcome, Setting, Threshold};

@@ -53,7 +53,7 @@ struct HigherLowerConfig {
 }
 
 fn default_max_n() -> Bounded<1, HARD_MAX_N> {
-    serde_json::from_value(serde_json::json!(1024)).expect("1024 is in range")
+    const { Bounded::new(1024) }
 }
 fn default_methods() -> Distinct<Method> {
     Distinct::from(vec![Method::Auto])
@@ -62,7 +62,7 @@ fn default_tolerance() -> Tolerance {
     Tolerance(1e-10)
 }
 fn default_chunk() -> Bounded<1, HARD_MAX_N> {
-    serde_json::from_value(serde_json::json!(25)).expect("25 is in range")
+    const { Bounded::new(25) }
 }
 
 /// A relative tolerance in (0, 0.1].
@@ -192,6 +192,10 @@ fn expected_solve_cost(n: usize) -> f64 {
 impl Game for HigherLower {
     fn name(&self) -> &'static str {
         "higher_lower"
+    }
+
+    fn tiny_config(&self) -> &'static str {
+        "n = { from = 1, to = 12 }\nmethods = [\"auto\"]\nchunk = 6\n"
     }
 
     fn plan(&self, section: &Section) -> Result<Vec<Box<dyn Task>>, UserError> {

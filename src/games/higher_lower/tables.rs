@@ -1,4 +1,4 @@
-//! The higher-lower tables (schemas in the README): values, alice, bob, trace,
+//! The higher-lower tables (schemas in docs/tables.md): values, alice, bob, trace,
 //! conjectures, conjecture_proofs and face_trees (`proofs`), height_proofs; and
 //! `warm_start`, which only checkpoints hold.
 

@@ -51,7 +51,7 @@ struct RandomConfig {
 }
 
 fn default_chunk() -> Bounded<1, 100_000_000> {
-    serde_json::from_value(serde_json::json!(100_000)).expect("in range")
+    const { Bounded::new(100_000) }
 }
 
 pub struct Nim;
@@ -98,6 +98,10 @@ impl Task for NimTask {
 impl Game for Nim {
     fn name(&self) -> &'static str {
         "nim"
+    }
+
+    fn tiny_config(&self) -> &'static str {
+        "exhaustive = { heaps = 3, max_heap = 7 }\nexamples = [[3, 4, 5]]\n"
     }
 
     fn plan(&self, section: &Section) -> Result<Vec<Box<dyn Task>>, UserError> {

@@ -107,6 +107,10 @@ impl Game for Risk {
         "risk"
     }
 
+    fn tiny_config(&self) -> &'static str {
+        "round_outcomes = true\nvalue_iteration = { horizon = [50, 60] }\nbattles = { attackers = 5, defenders = 5 }\n"
+    }
+
     fn plan(&self, section: &Section) -> Result<Vec<Box<dyn Task>>, UserError> {
         let config: RiskConfig = section.parse()?;
         let mut tasks: Vec<RiskTask> = Vec::new();

@@ -1,4 +1,4 @@
-//! The Risk tasks' output tables (schemas documented in the README).
+//! The Risk tasks' output tables (schemas documented in docs/tables.md).
 
 use super::battle::{Battles, DefenderRule};
 use super::dice::{Roll, round_outcomes as count_round_outcomes};

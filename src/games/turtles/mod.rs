@@ -147,6 +147,10 @@ impl Game for Turtles {
         "turtles"
     }
 
+    fn tiny_config(&self) -> &'static str {
+        "lengths = { from = 1, to = 6 }\n"
+    }
+
     fn plan(&self, section: &Section) -> Result<Vec<Box<dyn Task>>, UserError> {
         let config: TurtlesConfig = section.parse()?;
         Ok(config.lengths.values().iter().map(|&l| Box::new(LengthTask(l)) as Box<dyn Task>).collect())
