@@ -355,4 +355,17 @@ mod tests {
         assert!([[2, 3, 1, 2], [2, 1, 3, 2]].iter().any(|d| limited.tree.depths() == d));
         assert_eq!(knuth_dp(&w).cost, 12.0);
     }
+
+    #[test]
+    fn cheapest_insertion_is_the_cheapest_of_all_positions() {
+        for n in 1..=6 {
+            // Integer weights keep the sums exact, so costs compare exactly.
+            let weights: Vec<f64> = (0..=n).map(|k| f64::from((k * 7 + 3) as u8 % 5 + 1)).collect();
+            for t in super::super::tree::all_trees(n) {
+                let cheapest = t.cheapest_insertion(&weights);
+                let best = (1..=n + 1).map(|p| cost(&t.insert_key(p), &weights)).fold(f64::INFINITY, f64::min);
+                assert_eq!(cost(&cheapest, &weights), best, "{t:?}");
+            }
+        }
+    }
 }
