@@ -4,15 +4,15 @@
 //! exact solutions of integer linear systems by p-adic lifting.
 
 mod dice_rational;
-mod dixon;
 mod fraction;
+mod padic;
 mod rank;
 mod scalar;
 mod scaled;
 
 pub use dice_rational::DiceRational;
-pub use dixon::{DixonError, DixonSolver, ExactSolution};
 pub use fraction::{format_pq, parse_canonical_pq, parse_pq, to_f64};
+pub use padic::{ExactSolution, PadicError, PadicSolver};
 pub use rank::{Pivots, pivots_mod_p, rank_mod_p};
 pub use scalar::{ExactScalar, Scalar};
 pub use scaled::ScaledVector;

@@ -3,70 +3,22 @@
 //! minimax value, greedy and one-step-lookahead baselines, swept over random
 //! rows of two card models, verified by an independent DP and brute force.
 
+mod config;
 pub mod greedy;
 pub mod optimal;
 pub mod play;
 mod report;
 pub mod rows;
 mod tables;
+mod task;
 mod verify;
 
 use crate::config::Section;
 use crate::error::UserError;
 use crate::game::{Dataset, Game, ReportSection, StoredTask, Table, Task, TaskContext, Verdict};
-use crate::grid::{Bounded, Distinct, IntGrid};
-use rows::Distribution;
-use serde::Deserialize;
-
-/// Largest row length.
-pub const MAX_N: u32 = 1_000_000;
-
-/// The `[cards]` config section.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CardsConfig {
-    /// Row lengths N.
-    n: IntGrid<1, MAX_N>,
-    /// Value models: "cards" (a 52-card deck, values 2..14) and/or "uniform-LOW-HIGH".
-    distributions: Distinct<Distribution>,
-    /// Random rows per (N, distribution).
-    rows: Bounded<1, 100_000_000>,
-    #[serde(default)]
-    seed: u64,
-    /// Rows per task.
-    #[serde(default = "default_chunk")]
-    chunk: Bounded<1, 100_000_000>,
-    /// Rows longer than this skip the minimax value (O(N^2) per row).
-    #[serde(default = "default_minimax_max_n")]
-    minimax_max_n: Bounded<0, MAX_N>,
-    /// Score the optimal strategy with the report's content cache instead of
-    /// the levels: pays on rows with many repeated runs, costs on random rows.
-    #[serde(default)]
-    cache: bool,
-}
-
-fn default_chunk() -> Bounded<1, 100_000_000> {
-    const { Bounded::new(2000) }
-}
-fn default_minimax_max_n() -> Bounded<0, MAX_N> {
-    const { Bounded::new(5000) }
-}
+use task::CardsTask;
 
 pub struct Cards;
-
-/// A block of random rows of one length and model.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CardsTask {
-    pub n: usize,
-    pub distribution: Distribution,
-    pub seed: u64,
-    /// Row indices first..last (inclusive).
-    pub first: u64,
-    pub last: u64,
-    pub minimax: bool,
-    /// The optimal score comes from the content cache (`optimal::best_score_cached`).
-    pub cache: bool,
-}
 
 impl Task for CardsTask {
     fn id(&self) -> String {
@@ -108,36 +60,7 @@ impl Game for Cards {
     }
 
     fn plan(&self, section: &Section) -> Result<Vec<Box<dyn Task>>, UserError> {
-        let config: CardsConfig = section.parse()?;
-        if config.distributions.is_empty() {
-            return Err(section.invalid(&["distributions"], "needs at least one of \"cards\", \"uniform-LOW-HIGH\""));
-        }
-        let mut tasks = Vec::new();
-        for &distribution in config.distributions.values() {
-            for &n in config.n.values() {
-                if let Some(max) = distribution.max_cards()
-                    && n as usize > max
-                {
-                    return Err(section.invalid(
-                        &["n"],
-                        &format!("N = {n} is above {max}, the most cards the {distribution} model has"),
-                    ));
-                }
-                let (rows, chunk) = (u64::from(config.rows.get()), u64::from(config.chunk.get()));
-                for first in (0..rows).step_by(chunk as usize) {
-                    tasks.push(Box::new(CardsTask {
-                        n: n as usize,
-                        distribution,
-                        seed: config.seed,
-                        first,
-                        last: (first + chunk).min(rows) - 1,
-                        minimax: n <= config.minimax_max_n.get(),
-                        cache: config.cache,
-                    }) as Box<dyn Task>);
-                }
-            }
-        }
-        Ok(tasks)
+        Ok(config::plan(section)?.into_iter().map(|t| Box::new(t) as Box<dyn Task>).collect())
     }
 
     fn report(&self, data: &dyn Dataset) -> anyhow::Result<ReportSection> {
@@ -148,6 +71,7 @@ impl Game for Cards {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rows::Distribution;
 
     #[test]
     fn the_content_cache_scores_every_game_as_the_levels_do() {

@@ -2,10 +2,10 @@
 //! and `summary` (per starting order and strategy: counts and margin sums,
 //! so the report can pool tasks exactly).
 
-use super::CardsTask;
 use super::greedy::{Order, start};
 use super::optimal::{best_score_cached, minimax};
 use super::play::{Score, Strategy, play};
+use super::task::CardsTask;
 use crate::artifacts::columns::TableBuilder;
 use crate::game::Table;
 use rayon::prelude::*;

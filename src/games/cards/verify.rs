@@ -4,11 +4,11 @@
 //! replayed, the minimax value recomputed by a memoised recursion, and the
 //! summary recounted.
 
-use super::CardsTask;
 use super::greedy::{Order, start};
 use super::optimal::{best_score_backward, brute_force};
 use super::play::{Strategy, play};
 use super::tables::{STORED_VALUES_MAX_N, games, summary};
+use super::task::CardsTask;
 use crate::artifacts::columns::{Columns, first_difference};
 use crate::game::{StoredTask, Verdict};
 use crate::keys::{exact_sequence, exact_tables};

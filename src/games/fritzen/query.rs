@@ -1,10 +1,10 @@
 //! `gamesweep fritzen advise`: the best action for a player at the table.
 
+use super::config::{MAX_POT, MAX_WEIGHT};
 use super::dice::{DICE, Dice};
 use super::dp::{Action, solve};
 use super::model::Model;
 use super::penalty::{Goal, expected_penalties};
-use super::{MAX_POT, MAX_WEIGHT};
 use crate::error::UserError;
 use crate::grid::{format_decimal, parse_exact};
 

@@ -1,6 +1,5 @@
 //! Exact checks of stored Fritzen results, each by another route than the run.
 
-use super::FritzenTask;
 use super::analysis::Setting;
 use super::dice::{DICE, Dice};
 use super::dp::{Solution, resolve_street, solve};
@@ -8,6 +7,7 @@ use super::model::Model;
 use super::penalty::{MAX_X, expected_penalties};
 use super::sim;
 use super::tables;
+use super::task::{FritzenTask, THRESHOLD_MAX_POT, spread};
 use crate::artifacts::columns::{Columns, TableBuilder};
 use crate::exact::{DiceRational, Integer, Rational, Scalar, format_pq, parse_pq, to_f64};
 use crate::game::{StoredTask, Table, Verdict};
@@ -85,7 +85,7 @@ fn check_keys(model: &Model, planned: &FritzenTask, task: &StoredTask) -> Result
             let summary = table("summary")?;
             exact_sequence("summary", settings_of(summary)?, planned_settings.clone(), shown)?;
             let marks = summary.bools("verify_exact").map_err(e)?;
-            if (0..settings.len()).map(|r| marks.value(r)).ne(super::spread(settings.len(), *verify)) {
+            if (0..settings.len()).map(|r| marks.value(r)).ne(spread(settings.len(), *verify)) {
                 return Err(format!("summary: verify_exact does not mark the {verify} evenly spread settings planned"));
             }
             let first = table("first_throw")?;
@@ -504,7 +504,7 @@ fn thresholds(model: &Model, task: &StoredTask) -> anyhow::Result<Verdict> {
     for (k, throw) in throws.iter().enumerate() {
         let ok = match kind.value(k) {
             "always" => street_at(0.0, k),
-            "never" => !street_at(super::THRESHOLD_MAX_POT, k),
+            "never" => !street_at(THRESHOLD_MAX_POT, k),
             _ => {
                 above += 1;
                 let r = value.value(k);
@@ -519,7 +519,7 @@ fn thresholds(model: &Model, task: &StoredTask) -> anyhow::Result<Verdict> {
         "{}: {} thresholds confirmed from both sides (relative 1e-7), always/never at 0 and {}",
         setting.label(),
         above,
-        super::THRESHOLD_MAX_POT
+        THRESHOLD_MAX_POT
     )))
 }
 

@@ -15,9 +15,9 @@
 //! complementary slackness): `OptimalFace` gives the affine hull of Alice's
 //! optimal strategies (its dimension and exact directions).
 
-use super::pricing::knuth_dp;
+use super::pricing::monotone_root_dp;
 use super::tree::Tree;
-use crate::exact::{DixonSolver, ExactSolution, Integer, Natural, Pivots, Rational, ScaledVector, pivots_mod_p};
+use crate::exact::{ExactSolution, Integer, Natural, PadicSolver, Pivots, Rational, ScaledVector, pivots_mod_p};
 use malachite::base::num::arithmetic::traits::AddMulAssign;
 use malachite::base::num::basic::traits::Zero;
 use std::cell::OnceCell;
@@ -50,7 +50,7 @@ pub fn certify(value: &Rational, alpha: &[Rational], bob: &[(Tree, Rational)]) -
         return Err("alpha does not sum to 1".into());
     }
     let (weights, scale) = common_denominator(alpha);
-    let best = knuth_dp(&weights);
+    let best = monotone_root_dp(&weights);
     let alice_bound = Rational::from_integers(best.cost.clone(), Integer::from(scale));
     if alice_bound != *value {
         return Err(format!("the best tree against alpha costs {alice_bound}, not {value}"));
@@ -121,6 +121,18 @@ fn slackness_equations(value: &Rational, bob: &[(Tree, Rational)]) -> (Vec<usize
     (tight, rows)
 }
 
+/// Whether Alice's optimal strategy is unique (by `rank_mod_p`, independently of `OptimalFace`), given an optimal mixture of
+/// Bob's and the value. Every optimal alpha vanishes off the keys Bob holds to
+/// exactly V and satisfies alpha . d_T = V on Bob's support (complementary
+/// slackness), so alpha is unique when those equations and sum(alpha) = 1 have
+/// full rank on the tight keys. The rank is taken modulo a prime, a lower
+/// bound on the rational rank: `true` is a proof, `false` means unproven.
+#[cfg(test)]
+pub fn alice_unique(value: &Rational, bob: &[(Tree, Rational)]) -> bool {
+    let (tight, rows) = slackness_equations(value, bob);
+    !tight.is_empty() && crate::exact::rank_mod_p(&rows) == tight.len()
+}
+
 /// The affine hull of Alice's optimal strategies, from Bob's optimal
 /// mixture: every optimal alpha lies in {alpha = 0 off K, M alpha = b} of
 /// [`slackness_equations`] (b = (V, ..., V, 1)). Its pivots modulo a prime
@@ -136,7 +148,7 @@ pub struct OptimalFace {
     rows: Vec<Vec<i64>>,
     pivots: Pivots,
     /// M[I, J] factored, on first use; `None` when the exact solver refuses it.
-    solver: OnceCell<Option<DixonSolver>>,
+    solver: OnceCell<Option<PadicSolver>>,
 }
 
 impl OptimalFace {
@@ -146,6 +158,12 @@ impl OptimalFace {
         let pivots = pivots_mod_p(&rows);
         let n = bob.first().map_or(0, |(t, _)| t.len());
         OptimalFace { n, tight, rows, pivots, solver: OnceCell::new() }
+    }
+
+    /// The tight keys K and M, for tests that build other optimal points.
+    #[cfg(test)]
+    pub fn equations(&self) -> (&[usize], &[Vec<i64>]) {
+        (&self.tight, &self.rows)
     }
 
     /// A basis of the directions of the face's affine hull {alpha = 0 off K,
@@ -196,7 +214,7 @@ impl OptimalFace {
     }
 
     /// M[I, J] factored (`Some(None)` when there are no pivots); `None` when the exact solver refuses it.
-    fn pivot_solver(&self) -> Option<Option<&DixonSolver>> {
+    fn pivot_solver(&self) -> Option<Option<&PadicSolver>> {
         if self.pivots.rows.is_empty() {
             return Some(None);
         }
@@ -208,7 +226,7 @@ impl OptimalFace {
                     .iter()
                     .map(|&i| self.pivots.cols.iter().map(|&j| self.rows[i][j]).collect())
                     .collect();
-                DixonSolver::new(&square).ok()
+                PadicSolver::new(&square).ok()
             })
             .as_ref()
             .map(Some)
@@ -236,17 +254,6 @@ mod tests {
 
     fn tree(d: &[u8]) -> Tree {
         Tree::from_depths(d.to_vec()).unwrap()
-    }
-
-    /// Whether Alice's optimal strategy is unique (by `rank_mod_p`, independently of `OptimalFace`), given an optimal mixture of
-    /// Bob's and the value. Every optimal alpha vanishes off the keys Bob holds to
-    /// exactly V and satisfies alpha . d_T = V on Bob's support (complementary
-    /// slackness), so alpha is unique when those equations and sum(alpha) = 1 have
-    /// full rank on the tight keys. The rank is taken modulo a prime, a lower
-    /// bound on the rational rank: `true` is a proof, `false` means unproven.
-    fn alice_unique(value: &Rational, bob: &[(Tree, Rational)]) -> bool {
-        let (tight, rows) = slackness_equations(value, bob);
-        !tight.is_empty() && crate::exact::rank_mod_p(&rows) == tight.len()
     }
 
     #[test]
@@ -305,157 +312,6 @@ mod tests {
         // The free keys (3 and 4 here): each direction is 1 on its own and 0 on the other's.
         assert_eq!((&directions[0][2], &directions[0][3]), (&Rational::from(1), &Rational::from(0)));
         assert_eq!((&directions[1][2], &directions[1][3]), (&Rational::from(0), &Rational::from(1)));
-    }
-
-    /// Optimal strategies of Alice's other than alpha*, each certified exactly
-    /// (`certify`: its best response costs V), independently of the face test,
-    /// with their mirror images. A direction z is an exact null vector of the
-    /// face's equations; it stays optimal for a small step when no key with
-    /// alpha*_k = 0 goes negative and no best response T to alpha* has
-    /// z . d_T < 0. The worst such T comes from the DP on the integer weights
-    /// S alpha* D + z (S so large that ties in alpha* D are broken by z alone);
-    /// a violating key or tree joins the equations (z then keeps it at 0 or V)
-    /// and z is recomputed. Each new row is independent of the others, so this
-    /// ends. Then t halves from half the largest step keeping alpha >= 0 until
-    /// alpha* + t z certifies. Different free keys and both signs give
-    /// different directions.
-    fn other_optimal_strategies(value: &Rational, alpha: &[Rational], bob: &[(Tree, Rational)]) -> Vec<Vec<Rational>> {
-        let face = OptimalFace::new(value, bob);
-        let (tight, n) = (&face.tight, alpha.len());
-        let (scaled, _) = common_denominator(alpha);
-        let mut found = Vec::new();
-        for start in 0..tight.len().min(10) {
-            for sign in [1i64, -1] {
-                let mut rows = face.rows.clone();
-                while let Some(z) = null_vector(&rows, start) {
-                    // z over all keys (0 off the tight ones), with the sign applied.
-                    let mut full = vec![Integer::from(0); n];
-                    for (&k, v) in tight.iter().zip(&z) {
-                        full[k] = v * Integer::from(sign);
-                    }
-                    if let Some(c) = tight.iter().position(|&k| full[k] < 0 && alpha[k] == 0u32) {
-                        rows.push((0..tight.len()).map(|j| i64::from(j == c)).collect());
-                        continue;
-                    }
-                    let spread: Integer = full.iter().map(|v| if *v < 0 { -v } else { v.clone() }).sum();
-                    let s = spread * Integer::from(2 * n as u64) + Integer::from(1);
-                    let weights: Vec<Integer> = scaled.iter().zip(&full).map(|(a, z)| &s * a + z).collect();
-                    let worst = knuth_dp(&weights).tree;
-                    let slope: Integer = full.iter().zip(worst.depths()).map(|(z, &d)| z * Integer::from(d)).sum();
-                    if slope < 0 {
-                        rows.push(tight.iter().map(|&k| i64::from(worst.depths()[k])).collect());
-                        continue;
-                    }
-                    let full: Vec<Rational> = full.into_iter().map(Rational::from).collect();
-                    let Some(mut t) = (0..n).filter(|&k| full[k] < 0u32).map(|k| &alpha[k] / -&full[k]).min() else {
-                        break;
-                    };
-                    for _ in 0..64 {
-                        t /= Rational::from(2u32);
-                        let other: Vec<Rational> = alpha.iter().zip(&full).map(|(a, z)| a + &t * z).collect();
-                        if certify(value, &other, bob).is_ok() {
-                            let mirror: Vec<Rational> = other.iter().rev().cloned().collect();
-                            assert!(certify(value, &mirror, bob).is_ok(), "the mirror of an optimal alpha is optimal");
-                            found.push(other);
-                            found.push(mirror);
-                            break;
-                        }
-                    }
-                    break;
-                }
-            }
-        }
-        found
-    }
-
-    /// An exact integer z != 0 with rows . z = 0, free at the `start`-th
-    /// non-pivot column (modulo their number); `None` if none is found.
-    fn null_vector(rows: &[Vec<i64>], start: usize) -> Option<Vec<Integer>> {
-        let pivots = pivots_mod_p(rows);
-        let free: Vec<usize> = (0..rows[0].len()).filter(|c| !pivots.cols.contains(c)).collect();
-        let c = *free.get(start % free.len().max(1))?;
-        let square: Vec<Vec<i64>> =
-            pivots.rows.iter().map(|&i| pivots.cols.iter().map(|&j| rows[i][j]).collect()).collect();
-        // M[I, J] x = -M[I, c]; z = x on J, 1 at c (times the denominator).
-        let x = DixonSolver::new(&square).ok()?.solve(&pivots.rows.iter().map(|&i| -rows[i][c]).collect::<Vec<_>>());
-        let mut z = vec![Integer::from(0); rows[0].len()];
-        z[c] = Integer::from(x.denominator.clone());
-        for (&j, xj) in pivots.cols.iter().zip(&x.numerators) {
-            z[j] = xj.clone();
-        }
-        let null = rows.iter().all(|row| row.iter().zip(&z).map(|(&m, v)| v * Integer::from(m)).sum::<Integer>() == 0);
-        null.then_some(z)
-    }
-
-    /// f(alpha) = sum_k f_k alpha_k.
-    fn at(f: &[Rational], alpha: &[Rational]) -> Rational {
-        f.iter().zip(alpha).map(|(c, a)| c * a).sum()
-    }
-
-    #[test]
-    fn face_verdicts_and_bounds_agree_on_other_optimal_strategies_of_solved_games() {
-        use crate::games::higher_lower::conjectures;
-        use crate::games::higher_lower::exact_stage::exact_stage;
-        use crate::games::higher_lower::face::AliceFace;
-        use crate::games::higher_lower::solver::{Method, SolveOptions, solve};
-        use crate::games::higher_lower::verdicts::{self, DEPENDS, FAILS_FOR_EVERY, HOLDS_FOR_EVERY};
-        let options = SolveOptions::new(Method::Auto, 1e-10, 100_000);
-        // (N with other optimal strategies found, verdicts compared on them, bounds compared, N depending)
-        let (mut with_others, mut compared, mut bounded, mut depends) = (0, 0, 0, 0);
-        for n in 1..=40 {
-            let exact = exact_stage(&solve(n, &options, None)).unwrap();
-            let alpha = &exact.alpha;
-            // The computed alpha is symmetric: its own mirror image would test nothing.
-            assert!(alpha.iter().eq(alpha.iter().rev()), "N = {n}");
-            let face = AliceFace::new(&exact.value, alpha, &exact.bob).unwrap();
-            assert_eq!(face.dimension() == 0, alice_unique(&exact.value, &exact.bob), "N = {n}");
-            let others = other_optimal_strategies(&exact.value, alpha, &exact.bob);
-            if !others.is_empty() {
-                with_others += 1;
-                assert!(face.dimension() > 0, "N = {n}: alpha proven unique, yet another optimal strategy");
-            }
-            for decided in verdicts::decide_all(&face).unwrap() {
-                let Some(inequalities) = conjectures::inequalities(decided.name, n) else { continue };
-                let holds = |a: &[Rational]| inequalities.iter().all(|i| i.holds(a));
-                for other in &others {
-                    match decided.verdict {
-                        HOLDS_FOR_EVERY => assert!(holds(other), "N = {n}: {} holds for every alpha?", decided.name),
-                        FAILS_FOR_EVERY => assert!(!holds(other), "N = {n}: {} fails for every alpha?", decided.name),
-                        _ => {}
-                    }
-                    compared += 1;
-                }
-                depends += usize::from(decided.verdict == DEPENDS);
-                assert!(verdicts::check(&face, decided.name, decided.verdict, &decided.proofs).is_ok(), "N = {n}");
-            }
-            // Bounds: min and max of alpha_k and of alpha_k - alpha_k+1 hold on every other strategy.
-            if face.dimension() > 0 {
-                for k in 0..n.min(6) {
-                    let mut f = vec![Rational::from(0); n];
-                    f[k] = Rational::from(1);
-                    if k + 1 < n {
-                        f[k + 1] = Rational::from(-1);
-                    }
-                    for sign in [1, -1] {
-                        let h: Vec<Rational> = f.iter().map(|c| c * Rational::from(sign)).collect();
-                        let minimum = face.minimize(&h, true).unwrap();
-                        let point = minimum.point.unwrap();
-                        assert!(face.is_optimal(&point), "N = {n}");
-                        assert_eq!(at(&h, &point), minimum.lower.bound, "N = {n}");
-                        assert!(face.minimize(&h, false).unwrap().lower.bound <= minimum.lower.bound);
-                        for other in &others {
-                            assert!(at(&h, other) >= minimum.lower.bound, "N = {n}: a bound below another optimum");
-                            bounded += 1;
-                        }
-                    }
-                }
-            }
-        }
-        eprintln!(
-            "N = 1..40: other optimal strategies for {with_others} N; verdicts compared {compared} times, \
-             bounds {bounded} times; {depends} verdicts depend on the optimal alpha"
-        );
-        assert!(with_others > 0 && compared > 0 && bounded > 0);
     }
 
     #[test]

@@ -11,11 +11,11 @@
 //! the exact ratio test picks the leaving variable.
 
 use super::certificate::{Certificate, certify};
-use super::pricing::knuth_dp;
+use super::pricing::monotone_root_dp;
 use super::solver::{BasicVar, FloatSolution};
 use super::symmetric::SymmetricGame;
 use super::tree::Tree;
-use crate::exact::{DixonSolver, ExactSolution, Integer, Rational};
+use crate::exact::{ExactSolution, Integer, PadicSolver, Rational};
 use std::collections::BTreeMap;
 use std::time::Instant;
 
@@ -95,7 +95,7 @@ pub fn exact_stage(float: &FloatSolution) -> Result<ExactOutcome, String> {
 /// A basis solved exactly: its factorisation, primal values and duals.
 struct SolvedBasis<'b> {
     basis: &'b [BasicVar],
-    solver: DixonSolver,
+    solver: PadicSolver,
     /// x_B = B^-1 1.
     x: ExactSolution,
     /// w' = c_B' B^-1.
@@ -116,7 +116,7 @@ impl<'b> SolvedBasis<'b> {
                 }
             }
         }
-        let solver = DixonSolver::new(&matrix).map_err(|e| format!("the float basis is not invertible: {e}"))?;
+        let solver = PadicSolver::new(&matrix).map_err(|e| format!("the float basis is not invertible: {e}"))?;
         let x = solver.solve(&vec![1; m]);
         let costs: Vec<i64> = basis.iter().map(|v| i64::from(matches!(v, BasicVar::Tree(_)))).collect();
         let w = solver.solve_transposed(&costs);
@@ -130,7 +130,7 @@ impl<'b> SolvedBasis<'b> {
 
     /// The best tree against the duals, if it prices out (w . S_T < 1).
     fn improving_tree(&self, game: &SymmetricGame) -> Option<Tree> {
-        let best = knuth_dp(&game.key_weights(&self.w.numerators));
+        let best = monotone_root_dp(&game.key_weights(&self.w.numerators));
         (best.cost < self.w.denominator).then_some(best.tree)
     }
 

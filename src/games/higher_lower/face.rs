@@ -20,7 +20,7 @@
 //! finds no tree below V (else that tree is added and the LP goes on).
 
 use super::certificate::OptimalFace;
-use super::pricing::{knuth_dp, knuth_dp_f64};
+use super::pricing::{monotone_root_dp, monotone_root_dp_f64};
 use super::tree::Tree;
 use crate::exact::{Integer, Natural, Rational, ScaledVector, to_f64};
 use malachite::base::num::arithmetic::traits::Lcm;
@@ -519,7 +519,7 @@ impl AliceFace {
                     let alpha: Vec<f64> = self.point_f64(&x[..self.dimension()]);
                     // A floor on the weights keeps keys at alpha_k = 0 from sinking below depth 255.
                     let floor = 1e-12 * alpha.iter().fold(0.0f64, |m, a| m.max(*a));
-                    let best = knuth_dp_f64(&alpha.iter().map(|a| a.max(floor)).collect::<Vec<_>>());
+                    let best = monotone_root_dp_f64(&alpha.iter().map(|a| a.max(floor)).collect::<Vec<_>>());
                     let cost: f64 = alpha.iter().zip(best.tree.depths()).map(|(a, &d)| a * f64::from(d)).sum();
                     let value = to_f64(&self.value);
                     let cut = Origin::Cut(Cut::Tree(best.tree.clone()));
@@ -686,7 +686,7 @@ fn add_multiplier(multipliers: &mut Vec<(Cut, Rational)>, cut: Cut, lambda: &Rat
 fn best_response(alpha: &ScaledVector) -> (Rational, Tree) {
     let s = Integer::from(alpha.len() as u64).pow(2);
     let tilted: Vec<Integer> = alpha.numerators.iter().map(|w| w * &s + Integer::ONE).collect();
-    let tree = knuth_dp(&tilted).tree;
+    let tree = monotone_root_dp(&tilted).tree;
     (alpha.dot_small(tree.depths()), tree)
 }
 

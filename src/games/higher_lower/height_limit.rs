@@ -8,8 +8,8 @@
 //! column generation priced by the depth-limited DP) is the best one.
 
 use super::certificate::common_denominator;
-use super::master::Master;
 use super::pricing::depth_limited_dp;
+use super::restricted_master::RestrictedMaster;
 use super::symmetric::SymmetricGame;
 use super::tree::Tree;
 use crate::exact::{Integer, Rational};
@@ -93,9 +93,9 @@ const MARGIN: f64 = 1e-9;
 fn limited_game_alpha(n: usize, height: u8, start: &[Tree], centre: &[f64], stop: f64) -> Option<Vec<Rational>> {
     let game = SymmetricGame::new(n);
     let h = u32::from(height);
-    let mut master = Master::new(game.rows(), &[]);
+    let mut master = RestrictedMaster::new(game.rows(), &[]);
     let mut seen: HashSet<Vec<u16>> = HashSet::new();
-    let mut add = |master: &mut Master, column: Vec<u16>| {
+    let mut add = |master: &mut RestrictedMaster, column: Vec<u16>| {
         if seen.insert(column.clone()) {
             master.add_column(&column.iter().map(|&s| f64::from(s)).collect::<Vec<_>>());
         }

@@ -127,16 +127,16 @@ pub fn interval_dp<W: Weight + std::ops::Sub<Output = W>>(weights: &[W]) -> Pric
 
 /// The interval DP with Knuth's speed-up: the best root of [a, b] lies between
 /// those of [a, b-1] and [a+1, b]. O(N^2); valid for non-negative weights.
-pub fn knuth_dp<W: Weight + std::ops::Sub<Output = W>>(weights: &[W]) -> Priced<W> {
-    KnuthTables::new().solve(weights)
+pub fn monotone_root_dp<W: Weight + std::ops::Sub<Output = W>>(weights: &[W]) -> Priced<W> {
+    MonotoneRootTables::new().solve(weights)
 }
 
-/// [`knuth_dp`] on f64 weights with this thread's tables, kept between calls:
+/// [`monotone_root_dp`] on f64 weights with this thread's tables, kept between calls:
 /// the solver prices six points a round, and allocating (and faulting in) the
 /// tables each time cost as much as filling them.
-pub fn knuth_dp_f64(weights: &[f64]) -> Priced<f64> {
+pub fn monotone_root_dp_f64(weights: &[f64]) -> Priced<f64> {
     thread_local! {
-        static TABLES: std::cell::RefCell<KnuthTables<f64>> = std::cell::RefCell::new(KnuthTables::new());
+        static TABLES: std::cell::RefCell<MonotoneRootTables<f64>> = std::cell::RefCell::new(MonotoneRootTables::new());
     }
     TABLES.with(|tables| tables.borrow_mut().solve(weights))
 }
@@ -147,7 +147,7 @@ pub fn knuth_dp_f64(weights: &[f64]) -> Priced<f64> {
 /// transposed copy holds as a row, so both run along memory. Filled by
 /// columns, as the textbook order does, the column read missed the cache on
 /// every candidate root (N = 1000: 10 MB of table).
-struct KnuthTables<W> {
+struct MonotoneRootTables<W> {
     n: usize,
     /// cost[a][b] at a * (n + 1) + b, for 1 <= a <= n + 1 and a - 1 <= b <= n.
     cost: Vec<W>,
@@ -157,9 +157,9 @@ struct KnuthTables<W> {
     root: Vec<u16>,
 }
 
-impl<W: Weight + std::ops::Sub<Output = W>> KnuthTables<W> {
+impl<W: Weight + std::ops::Sub<Output = W>> MonotoneRootTables<W> {
     fn new() -> Self {
-        KnuthTables { n: 0, cost: Vec::new(), cost_t: Vec::new(), root: Vec::new() }
+        MonotoneRootTables { n: 0, cost: Vec::new(), cost_t: Vec::new(), root: Vec::new() }
     }
 
     fn at(&self, a: usize, b: usize) -> usize {
@@ -300,7 +300,7 @@ mod tests {
             let dp = interval_dp(&w);
             prop_assert_eq!(dp.cost, best);
             prop_assert_eq!(cost(&dp.tree, &w), best);
-            let knuth = knuth_dp(&w);
+            let knuth = monotone_root_dp(&w);
             prop_assert_eq!(knuth.cost, best);
             prop_assert_eq!(cost(&knuth.tree, &w), best);
             // Height N admits every tree, so the depth-limited DP is exact here (or
@@ -324,7 +324,7 @@ mod tests {
         fn fast_pricers_match_the_cubic_dp(weights in prop::collection::vec(1i64..1000, 10..=200)) {
             let w = float(&weights);
             let exact = interval_dp(&w);
-            prop_assert_eq!(knuth_dp(&w).cost, exact.cost);
+            prop_assert_eq!(monotone_root_dp(&w).cost, exact.cost);
             // With room for an optimal tree the depth-limited DP finds the optimum;
             // with less room it can only be worse.
             let h = u32::from(exact.tree.height());
@@ -340,9 +340,9 @@ mod tests {
     fn exact_integers_agree_with_floats() {
         let weights: Vec<i64> = (0..60).map(|k| (k * 37 % 101) + 1).collect();
         let ints: Vec<Integer> = weights.iter().map(|&w| Integer::from(w)).collect();
-        let exact = knuth_dp(&ints);
+        let exact = monotone_root_dp(&ints);
         assert_eq!(exact.cost, interval_dp(&ints).cost);
-        assert_eq!(Integer::from(knuth_dp(&float(&weights)).cost as i64), exact.cost);
+        assert_eq!(Integer::from(monotone_root_dp(&float(&weights)).cost as i64), exact.cost);
     }
 
     #[test]
@@ -353,7 +353,7 @@ mod tests {
         let limited = depth_limited_dp(&w, 3).unwrap();
         assert_eq!(limited.cost, 12.0);
         assert!([[2, 3, 1, 2], [2, 1, 3, 2]].iter().any(|d| limited.tree.depths() == d));
-        assert_eq!(knuth_dp(&w).cost, 12.0);
+        assert_eq!(monotone_root_dp(&w).cost, 12.0);
     }
 
     #[test]

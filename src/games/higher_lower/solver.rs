@@ -1,14 +1,14 @@
 //! Column generation for the higher-lower game, in floating point.
 //!
-//! The restricted master (see `master`) holds the trees found so far; each
+//! The restricted master (see `restricted_master`) holds the trees found so far; each
 //! round re-optimises it and prices: Bob's best tree against Alice's current
 //! dual strategy enters if it beats the master's value. Every pricing at a
 //! distribution pi gives a lower bound min_T pi S_T / 2 <= V(N); the master's
 //! value is an upper bound. The methods are the seed's variants and ours,
 //! selectable for side-by-side comparison.
 
-use super::master::{Master, Var};
-use super::pricing::{depth_limited_dp, interval_dp, knuth_dp, knuth_dp_f64};
+use super::pricing::{depth_limited_dp, interval_dp, monotone_root_dp, monotone_root_dp_f64};
+use super::restricted_master::{RestrictedMaster, Var};
 use super::symmetric::SymmetricGame;
 use super::tree::Tree;
 use rayon::prelude::*;
@@ -113,7 +113,7 @@ pub struct SolveOptions {
     /// Safety cap on pricing rounds.
     pub max_rounds: u32,
     /// Whether the master prices a working set of columns and the whole pool
-    /// only when that set has none to enter (see `Master::candidates`); off,
+    /// only when that set has none to enter (see `RestrictedMaster::candidates`); off,
     /// it prices the whole pool at every pivot (for benchmarks).
     pub working_set: bool,
     /// Whether `auto` solves its early masters only to a tenth of the gap
@@ -200,7 +200,7 @@ pub fn solve(n: usize, options: &SolveOptions, previous: Option<&FloatSolution>)
     // N = 501..506 about equal (46 s in all): there the guess is poor and the
     // master's pivots, not the start, dominate.
     let mut columns = Columns::default();
-    let mut master = Master::new(game.rows(), &[]);
+    let mut master = RestrictedMaster::new(game.rows(), &[]);
     master.set_working_set(options.working_set);
     if options.method == Method::Auto
         && let Some(prev) = previous
@@ -211,7 +211,7 @@ pub fn solve(n: usize, options: &SolveOptions, previous: Option<&FloatSolution>)
         }
     }
     if columns.trees.is_empty() {
-        columns.add(&game, &mut master, knuth_dp(&vec![1.0; n]).tree);
+        columns.add(&game, &mut master, monotone_root_dp(&vec![1.0; n]).tree);
     }
 
     let gamma: Option<Vec<f64>> = match previous {
@@ -380,7 +380,7 @@ struct Columns {
 
 impl Columns {
     /// Adds the tree's column to the master unless an equal column is there.
-    fn add(&mut self, game: &SymmetricGame, master: &mut Master, tree: Tree) {
+    fn add(&mut self, game: &SymmetricGame, master: &mut RestrictedMaster, tree: Tree) {
         let column = game.column(&tree);
         if !self.seen.contains(&column) {
             master.add_column(&column.iter().map(|&s| f64::from(s)).collect::<Vec<_>>());
@@ -405,7 +405,7 @@ fn price(game: &SymmetricGame, method: Method, point: &[f64]) -> Tree {
             let h = usize::BITS - game.n.leading_zeros() + 1; // ceil(lg(N+1)) + 1
             depth_limited_dp(&weights, h).map_or_else(|| interval_dp(&weights).tree, |p| p.tree)
         }
-        Method::Auto => knuth_dp_f64(&weights).tree,
+        Method::Auto => monotone_root_dp_f64(&weights).tree,
     }
 }
 
@@ -447,12 +447,12 @@ fn cold_start(game: &SymmetricGame, tolerance: f64) -> (Vec<f64>, Vec<Tree>) {
     let m = game.rows();
     let outer = COLD_OUTER_ROWS.min(m);
     let coarse = CoarseGame::new(game, outer, (m - outer).max(1));
-    let mut trees = vec![canonical(knuth_dp(&vec![1.0; game.n]).tree)];
-    let mut master = Master::new(coarse.rows(), &trees.iter().map(|t| coarse.column(t)).collect::<Vec<_>>());
+    let mut trees = vec![canonical(monotone_root_dp(&vec![1.0; game.n]).tree)];
+    let mut master = RestrictedMaster::new(coarse.rows(), &trees.iter().map(|t| coarse.column(t)).collect::<Vec<_>>());
     loop {
         let optimum = master.solve();
         let guess = coarse.expand(&optimum.duals);
-        let best = canonical(knuth_dp_f64(&without_zeros(game.key_weights(&guess))).tree);
+        let best = canonical(monotone_root_dp_f64(&without_zeros(game.key_weights(&guess))).tree);
         let column = coarse.column(&best);
         let gain = 1.0 - column.iter().zip(&optimum.duals).map(|(s, w)| s * w).sum::<f64>();
         if gain <= tolerance || trees.contains(&best) {
@@ -547,7 +547,7 @@ mod tests {
         let n = 7;
         let game = SymmetricGame::new(n);
         let trees = crate::games::higher_lower::tree::all_trees(n);
-        let mut master = Master::new(game.rows(), &[]);
+        let mut master = RestrictedMaster::new(game.rows(), &[]);
         let mut columns = Columns::default();
         for tree in &trees {
             columns.add(&game, &mut master, tree.clone());

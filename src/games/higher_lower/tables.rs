@@ -1,22 +1,16 @@
 //! The higher-lower tables (schemas in docs/tables.md): values, alice, bob, trace,
-//! conjectures, conjecture_proofs and face_trees (`proofs`), height_proofs; and
-//! `warm_start`, which only checkpoints hold.
+//! conjectures, conjecture_proofs and face_trees (`proofs`), height_proofs.
 
 use super::conjectures;
 use super::exact_stage::ExactOutcome;
-use super::solver::{FloatSolution, Method};
-use super::tree::Tree;
+use super::solver::FloatSolution;
 use super::verdicts::FaceOutcome;
-use crate::artifacts::columns::{Columns, TableBuilder};
+use crate::artifacts::columns::TableBuilder;
 use crate::exact::{format_pq, to_f64};
 use crate::game::Table;
 use anyhow::{Context, anyhow};
-use arrow::array::{Array, ArrayRef, Float64Array, ListArray, UInt8Array, UInt32Array};
-use arrow::buffer::OffsetBuffer;
-use arrow::datatypes::Field;
 use arrow::record_batch::RecordBatch;
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 /// One solved N: the float solution, its exact stage and its face stage.
 pub type Solved = (FloatSolution, ExactOutcome, FaceOutcome);
@@ -159,60 +153,4 @@ pub fn concat(per_n: &[BTreeMap<String, RecordBatch>]) -> anyhow::Result<Vec<Tab
             Ok(Table { name: empty.name, batch: arrow::compute::concat_batches(&schema, batches)? })
         })
         .collect()
-}
-
-/// Name of the checkpoint-only table that carries N's solution to N + 1.
-pub const WARM_START: &str = "warm_start";
-
-/// What N + 1's warm start reads of N's solution, as one row: n, beta
-/// (list<f64>) and pool (each tree as its depth vector, list<list<u8>>).
-pub fn warm_start(float: &FloatSolution) -> anyhow::Result<Table> {
-    let depths = UInt8Array::from_iter_values(float.pool.iter().flat_map(|t| t.depths().iter().copied()));
-    let trees = lists(Arc::new(depths), float.pool.iter().map(Tree::len));
-    let batch = RecordBatch::try_from_iter([
-        ("n", Arc::new(UInt32Array::from(vec![float.n as u32])) as ArrayRef),
-        ("beta", lists(Arc::new(Float64Array::from(float.beta.clone())), [float.beta.len()])),
-        ("pool", lists(trees, [float.pool.len()])),
-    ])?;
-    Ok(Table { name: WARM_START, batch })
-}
-
-/// N's solution rebuilt from its `warm_start` row, with what the warm start
-/// reads (n, beta, pool) and neutral values elsewhere.
-pub fn read_warm_start(batch: &RecordBatch, method: Method) -> anyhow::Result<FloatSolution> {
-    anyhow::ensure!(batch.num_rows() == 1, "{WARM_START} has {} rows instead of 1", batch.num_rows());
-    let list = |name: &str| -> anyhow::Result<ArrayRef> { Ok(batch.column_as::<ListArray>(name)?.value(0)) };
-    let beta = list("beta")?;
-    let beta = beta.as_any().downcast_ref::<Float64Array>().ok_or_else(|| anyhow!("beta: not f64 lists"))?;
-    let pool = list("pool")?;
-    let pool = pool.as_any().downcast_ref::<ListArray>().ok_or_else(|| anyhow!("pool: not lists of lists"))?;
-    let pool = (0..pool.len())
-        .map(|k| {
-            let depths = pool.value(k);
-            let depths = depths.as_any().downcast_ref::<UInt8Array>().ok_or_else(|| anyhow!("pool: not u8 lists"))?;
-            Tree::from_depths(depths.values().to_vec()).map_err(|why| anyhow!("pool tree {k}: {why}"))
-        })
-        .collect::<anyhow::Result<_>>()?;
-    Ok(FloatSolution {
-        n: batch.u32s("n")?.value(0) as usize,
-        method,
-        value: f64::NAN,
-        lower: f64::NAN,
-        basis: Vec::new(),
-        beta: beta.values().to_vec(),
-        iterations: 0,
-        rounds: 0,
-        pricing_calls: 0,
-        columns: 0,
-        warm_started: false,
-        trace: Vec::new(),
-        seconds: 0.0,
-        pool,
-    })
-}
-
-/// `values` cut into consecutive lists of the given lengths (items non-null).
-fn lists(values: ArrayRef, lengths: impl IntoIterator<Item = usize>) -> ArrayRef {
-    let item = Arc::new(Field::new("item", values.data_type().clone(), false));
-    Arc::new(ListArray::new(item, OffsetBuffer::from_lengths(lengths), values, None))
 }

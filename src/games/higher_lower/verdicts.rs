@@ -305,8 +305,10 @@ pub fn check(face: &AliceFace, name: &str, verdict: &str, proofs: &[Proof]) -> R
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exact::to_f64;
+    use crate::exact::{Integer, PadicSolver, pivots_mod_p, to_f64};
+    use crate::games::higher_lower::certificate::{self, OptimalFace, certify, common_denominator};
     use crate::games::higher_lower::exact_stage::exact_stage;
+    use crate::games::higher_lower::pricing::monotone_root_dp;
     use crate::games::higher_lower::solver::{Method, SolveOptions, solve};
     use crate::games::higher_lower::tree::all_trees;
     use microlp::{ComparisonOp, OptimizationDirection, Problem};
@@ -429,5 +431,151 @@ mod tests {
         let lower = face.minimize(&e1, false).unwrap().lower;
         let inflated = LowerBound { bound: q(1, 3), multipliers: lower.multipliers.clone() };
         assert!(face.check_bound(&e1, &inflated.multipliers).is_ok_and(|b| b != inflated.bound));
+    }
+
+    /// Optimal strategies of Alice's other than alpha*, each certified exactly
+    /// (`certify`: its best response costs V), independently of the face test,
+    /// with their mirror images. A direction z is an exact null vector of the
+    /// face's equations; it stays optimal for a small step when no key with
+    /// alpha*_k = 0 goes negative and no best response T to alpha* has
+    /// z . d_T < 0. The worst such T comes from the DP on the integer weights
+    /// S alpha* D + z (S so large that ties in alpha* D are broken by z alone);
+    /// a violating key or tree joins the equations (z then keeps it at 0 or V)
+    /// and z is recomputed. Each new row is independent of the others, so this
+    /// ends. Then t halves from half the largest step keeping alpha >= 0 until
+    /// alpha* + t z certifies. Different free keys and both signs give
+    /// different directions.
+    fn other_optimal_strategies(value: &Rational, alpha: &[Rational], bob: &[(Tree, Rational)]) -> Vec<Vec<Rational>> {
+        let face = OptimalFace::new(value, bob);
+        let ((tight, equations), n) = (face.equations(), alpha.len());
+        let (scaled, _) = common_denominator(alpha);
+        let mut found = Vec::new();
+        for start in 0..tight.len().min(10) {
+            for sign in [1i64, -1] {
+                let mut rows = equations.to_vec();
+                while let Some(z) = null_vector(&rows, start) {
+                    // z over all keys (0 off the tight ones), with the sign applied.
+                    let mut full = vec![Integer::from(0); n];
+                    for (&k, v) in tight.iter().zip(&z) {
+                        full[k] = v * Integer::from(sign);
+                    }
+                    if let Some(c) = tight.iter().position(|&k| full[k] < 0 && alpha[k] == 0u32) {
+                        rows.push((0..tight.len()).map(|j| i64::from(j == c)).collect());
+                        continue;
+                    }
+                    let spread: Integer = full.iter().map(|v| if *v < 0 { -v } else { v.clone() }).sum();
+                    let s = spread * Integer::from(2 * n as u64) + Integer::from(1);
+                    let weights: Vec<Integer> = scaled.iter().zip(&full).map(|(a, z)| &s * a + z).collect();
+                    let worst = monotone_root_dp(&weights).tree;
+                    let slope: Integer = full.iter().zip(worst.depths()).map(|(z, &d)| z * Integer::from(d)).sum();
+                    if slope < 0 {
+                        rows.push(tight.iter().map(|&k| i64::from(worst.depths()[k])).collect());
+                        continue;
+                    }
+                    let full: Vec<Rational> = full.into_iter().map(Rational::from).collect();
+                    let Some(mut t) = (0..n).filter(|&k| full[k] < 0u32).map(|k| &alpha[k] / -&full[k]).min() else {
+                        break;
+                    };
+                    for _ in 0..64 {
+                        t /= Rational::from(2u32);
+                        let other: Vec<Rational> = alpha.iter().zip(&full).map(|(a, z)| a + &t * z).collect();
+                        if certify(value, &other, bob).is_ok() {
+                            let mirror: Vec<Rational> = other.iter().rev().cloned().collect();
+                            assert!(certify(value, &mirror, bob).is_ok(), "the mirror of an optimal alpha is optimal");
+                            found.push(other);
+                            found.push(mirror);
+                            break;
+                        }
+                    }
+                    break;
+                }
+            }
+        }
+        found
+    }
+
+    /// An exact integer z != 0 with rows . z = 0, free at the `start`-th
+    /// non-pivot column (modulo their number); `None` if none is found.
+    fn null_vector(rows: &[Vec<i64>], start: usize) -> Option<Vec<Integer>> {
+        let pivots = pivots_mod_p(rows);
+        let free: Vec<usize> = (0..rows[0].len()).filter(|c| !pivots.cols.contains(c)).collect();
+        let c = *free.get(start % free.len().max(1))?;
+        let square: Vec<Vec<i64>> =
+            pivots.rows.iter().map(|&i| pivots.cols.iter().map(|&j| rows[i][j]).collect()).collect();
+        // M[I, J] x = -M[I, c]; z = x on J, 1 at c (times the denominator).
+        let x = PadicSolver::new(&square).ok()?.solve(&pivots.rows.iter().map(|&i| -rows[i][c]).collect::<Vec<_>>());
+        let mut z = vec![Integer::from(0); rows[0].len()];
+        z[c] = Integer::from(x.denominator.clone());
+        for (&j, xj) in pivots.cols.iter().zip(&x.numerators) {
+            z[j] = xj.clone();
+        }
+        let null = rows.iter().all(|row| row.iter().zip(&z).map(|(&m, v)| v * Integer::from(m)).sum::<Integer>() == 0);
+        null.then_some(z)
+    }
+
+    /// f(alpha) = sum_k f_k alpha_k.
+    fn at(f: &[Rational], alpha: &[Rational]) -> Rational {
+        f.iter().zip(alpha).map(|(c, a)| c * a).sum()
+    }
+
+    #[test]
+    fn face_verdicts_and_bounds_agree_on_other_optimal_strategies_of_solved_games() {
+        let options = SolveOptions::new(Method::Auto, 1e-10, 100_000);
+        // (N with other optimal strategies found, verdicts compared on them, bounds compared, N depending)
+        let (mut with_others, mut compared, mut bounded, mut depends) = (0, 0, 0, 0);
+        for n in 1..=40 {
+            let exact = exact_stage(&solve(n, &options, None)).unwrap();
+            let alpha = &exact.alpha;
+            // The computed alpha is symmetric: its own mirror image would test nothing.
+            assert!(alpha.iter().eq(alpha.iter().rev()), "N = {n}");
+            let face = AliceFace::new(&exact.value, alpha, &exact.bob).unwrap();
+            assert_eq!(face.dimension() == 0, certificate::alice_unique(&exact.value, &exact.bob), "N = {n}");
+            let others = other_optimal_strategies(&exact.value, alpha, &exact.bob);
+            if !others.is_empty() {
+                with_others += 1;
+                assert!(face.dimension() > 0, "N = {n}: alpha proven unique, yet another optimal strategy");
+            }
+            for decided in decide_all(&face).unwrap() {
+                let Some(inequalities) = conjectures::inequalities(decided.name, n) else { continue };
+                let holds = |a: &[Rational]| inequalities.iter().all(|i| i.holds(a));
+                for other in &others {
+                    match decided.verdict {
+                        HOLDS_FOR_EVERY => assert!(holds(other), "N = {n}: {} holds for every alpha?", decided.name),
+                        FAILS_FOR_EVERY => assert!(!holds(other), "N = {n}: {} fails for every alpha?", decided.name),
+                        _ => {}
+                    }
+                    compared += 1;
+                }
+                depends += usize::from(decided.verdict == DEPENDS);
+                assert!(check(&face, decided.name, decided.verdict, &decided.proofs).is_ok(), "N = {n}");
+            }
+            // Bounds: min and max of alpha_k and of alpha_k - alpha_k+1 hold on every other strategy.
+            if face.dimension() > 0 {
+                for k in 0..n.min(6) {
+                    let mut f = vec![Rational::from(0); n];
+                    f[k] = Rational::from(1);
+                    if k + 1 < n {
+                        f[k + 1] = Rational::from(-1);
+                    }
+                    for sign in [1, -1] {
+                        let h: Vec<Rational> = f.iter().map(|c| c * Rational::from(sign)).collect();
+                        let minimum = face.minimize(&h, true).unwrap();
+                        let point = minimum.point.unwrap();
+                        assert!(face.is_optimal(&point), "N = {n}");
+                        assert_eq!(at(&h, &point), minimum.lower.bound, "N = {n}");
+                        assert!(face.minimize(&h, false).unwrap().lower.bound <= minimum.lower.bound);
+                        for other in &others {
+                            assert!(at(&h, other) >= minimum.lower.bound, "N = {n}: a bound below another optimum");
+                            bounded += 1;
+                        }
+                    }
+                }
+            }
+        }
+        eprintln!(
+            "N = 1..40: other optimal strategies for {with_others} N; verdicts compared {compared} times, \
+             bounds {bounded} times; {depends} verdicts depend on the optimal alpha"
+        );
+        assert!(with_others > 0 && compared > 0 && bounded > 0);
     }
 }

@@ -2,9 +2,9 @@
 //! algorithm's move), `agreement` (per task: verdicts agreeing with the
 //! reference, returned moves legal and winning) and `halving` (Phi's tables).
 
-use super::NimTask;
 use super::algorithms::{Move, Verdict, apply, bouton, is_legal, phi, pi};
 use super::brute::Search;
+use super::task::NimTask;
 use crate::artifacts::columns::TableBuilder;
 use crate::game::Table;
 use rand::{RngExt, SeedableRng};

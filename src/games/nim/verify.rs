@@ -3,10 +3,10 @@
 //! stored move parsed back and checked legal and winning, and the agreement
 //! table recounted.
 
-use super::NimTask;
 use super::algorithms::{Move, apply, is_legal, phi};
 use super::brute::Search;
 use super::tables::{ALGORITHMS, agreement, all_positions, heaps_text, move_text, random_position, rows, xor_wins};
+use super::task::NimTask;
 use crate::artifacts::columns::{Columns, first_difference};
 use crate::game::{StoredTask, Verdict};
 use crate::keys::{exact_sequence, exact_tables};

@@ -1,7 +1,7 @@
 //! `gamesweep risk ...`: answers for a player at the table, computed on the spot.
 
-use super::MAX_ARMIES;
 use super::battle::{Battles, DefenderRule};
+use super::config::MAX_ARMIES;
 use super::dice::Roll;
 use super::long_run::{margin, optimum, roll_costs};
 use crate::error::UserError;

@@ -6,19 +6,19 @@
 
 use crate::games::nim::algorithms::{Move, bouton};
 
-/// A row as a bitmask: bit p - 1 set when the turtle at position p is on its back.
-pub type Row = u32;
+/// A row of turtles as a bitmask: bit p - 1 set when the turtle at position p is on its back.
+pub type TurtleRow = u32;
 
 /// Longest row (the brute force holds a byte per row of this length).
 pub const MAX_LENGTH: u32 = 26;
 
 /// "XOOX" for the row of `length` turtles.
-pub fn text(row: Row, length: u32) -> String {
+pub fn text(row: TurtleRow, length: u32) -> String {
     (0..length).map(|p| if row >> p & 1 == 1 { 'X' } else { 'O' }).collect()
 }
 
 /// The Nim heaps of a row: the positions of its X's.
-pub fn heaps(row: Row) -> Vec<u64> {
+pub fn heaps(row: TurtleRow) -> Vec<u64> {
     (0..32u32).filter(|p| row >> p & 1 == 1).map(|p| u64::from(p) + 1).collect()
 }
 
@@ -30,13 +30,13 @@ pub struct TurtleMove {
 }
 
 impl TurtleMove {
-    pub fn is_legal(&self, row: Row, length: u32) -> bool {
+    pub fn is_legal(&self, row: TurtleRow, length: u32) -> bool {
         (1..=length).contains(&self.upright)
             && row >> (self.upright - 1) & 1 == 1
             && self.also.is_none_or(|j| (1..self.upright).contains(&j))
     }
 
-    pub fn apply(&self, row: Row) -> Row {
+    pub fn apply(&self, row: TurtleRow) -> TurtleRow {
         let mut next = row & !(1 << (self.upright - 1));
         if let Some(j) = self.also {
             next ^= 1 << (j - 1);
@@ -65,7 +65,7 @@ pub fn from_nim(heaps: &[u64], m: &Move) -> TurtleMove {
 }
 
 /// A winning move through Nim (Bouton's rule), or `None` if the row is lost.
-pub fn winning_move(row: Row) -> Option<TurtleMove> {
+pub fn winning_move(row: TurtleRow) -> Option<TurtleMove> {
     let h = heaps(row);
     bouton(&h).map(|m| from_nim(&h, &m))
 }
@@ -76,7 +76,7 @@ pub fn winning_move(row: Row) -> Option<TurtleMove> {
 pub fn brute_force(length: u32) -> Vec<bool> {
     let size = 1usize << length;
     let mut wins = vec![false; size];
-    for row in 1..size as Row {
+    for row in 1..size as TurtleRow {
         wins[row as usize] = (1..=length).filter(|i| row >> (i - 1) & 1 == 1).any(|i| {
             let cleared = row & !(1 << (i - 1));
             !wins[cleared as usize] || (1..i).any(|j| !wins[(cleared ^ (1 << (j - 1))) as usize])
@@ -93,7 +93,7 @@ mod tests {
     fn nim_and_brute_force_agree_on_every_row_up_to_12() {
         for length in 1..=12 {
             let wins = brute_force(length);
-            for row in 0..(1 << length) as Row {
+            for row in 0..(1 << length) as TurtleRow {
                 let m = winning_move(row);
                 assert_eq!(m.is_some(), wins[row as usize], "{}", text(row, length));
                 if let Some(m) = m {
@@ -107,7 +107,7 @@ mod tests {
     #[test]
     fn the_columns_mapping() {
         // Heaps 3, 4, 5 are turtles on their backs at positions 3, 4 and 5.
-        let row: Row = 0b11100;
+        let row: TurtleRow = 0b11100;
         assert_eq!(heaps(row), vec![3, 4, 5]);
         assert_eq!(text(row, 5), "OOXXX");
         // Nim: leave 1 in the heap of 3 -> turn turtles 3 and 1.

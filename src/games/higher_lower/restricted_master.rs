@@ -96,7 +96,7 @@ const STALLED_OPTIMALITY_TOLERANCE: f64 = 1e-9;
 /// Reduced costs (relative to the objective scale) below this count as optimal.
 const OPTIMALITY_TOLERANCE: f64 = 1e-12;
 
-pub struct Master {
+pub struct RestrictedMaster {
     m: usize,
     /// The columns in single precision: tree columns are small integers
     /// (exact), and pricing scans them all, so half the bytes is most of the
@@ -138,7 +138,7 @@ pub struct Master {
     iterations: u64,
 }
 
-impl Master {
+impl RestrictedMaster {
     /// The all-slack basis for m rows, with the given initial columns.
     pub fn new(m: usize, initial: &[Vec<f64>]) -> Self {
         let mut inverse = vec![0.0; m * m];
@@ -148,7 +148,7 @@ impl Master {
         // Seeded, so that solves are reproducible.
         let mut rng = ChaCha8Rng::seed_from_u64(m as u64);
         let rhs: Vec<f64> = (0..m).map(|_| 1.0 + perturbation(&mut rng)).collect();
-        let mut master = Master {
+        let mut master = RestrictedMaster {
             m,
             columns: Vec::new(),
             basis: (0..m).map(Var::Slack).collect(),
@@ -223,7 +223,7 @@ impl Master {
         self.solve_within(0.0)
     }
 
-    /// As [`Master::solve`], but stops once no reduced cost exceeds
+    /// As [`RestrictedMaster::solve`], but stops once no reduced cost exceeds
     /// `tolerance` (at least the full precision): column generation solves
     /// its early masters only as well as its current gap needs.
     pub fn solve_within(&mut self, tolerance: f64) -> Optimum {
@@ -690,7 +690,7 @@ mod tests {
             [[5.0, 5.0], [4.0, 6.0], [4.0, 5.0], [3.0, 7.0], [3.0, 7.0], [5.0, 3.0], [4.0, 4.0]]
                 .map(|c| c.to_vec())
                 .into();
-        let mut master = Master::new(2, &columns[..1]);
+        let mut master = RestrictedMaster::new(2, &columns[..1]);
         assert!((1.0 / master.solve().objective - 5.0).abs() < 1e-12);
         for column in &columns[1..] {
             master.add_column(column);
@@ -730,7 +730,7 @@ mod tests {
 
     /// Random small games with many ties, columns added one by one; `setup`
     /// changes the master's stall handling before the first solve.
-    fn random_games_agree_with_microlp(setup: impl Fn(&mut Master), tolerance: f64) {
+    fn random_games_agree_with_microlp(setup: impl Fn(&mut RestrictedMaster), tolerance: f64) {
         use rand::{RngExt, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
         for _ in 0..200 {
@@ -739,7 +739,7 @@ mod tests {
             // Small entries make ties and degenerate vertices common.
             let columns: Vec<Vec<f64>> =
                 (0..k).map(|_| (0..m).map(|_| f64::from(rng.random_range(1..=6u8))).collect()).collect();
-            let mut master = Master::new(m, &columns[..1]);
+            let mut master = RestrictedMaster::new(m, &columns[..1]);
             setup(&mut master);
             master.solve();
             for c in &columns[1..] {

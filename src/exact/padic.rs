@@ -32,9 +32,9 @@ const INITIAL_BITS: f64 = 128.0;
 /// few components before it fails.
 const STEP_GROWTH_DIVISOR: usize = 4;
 
-/// Why a matrix cannot be handed to [`DixonSolver`].
+/// Why a matrix cannot be handed to [`PadicSolver`].
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum DixonError {
+pub enum PadicError {
     /// `B` is singular over the rationals. Reported when `B` is singular modulo each of the three fixed
     /// 62-bit primes in `PRIMES`; a nonsingular `B` would have to have a determinant divisible by their
     /// product (about `2^186`), which does not happen unless a matrix is built for it.
@@ -45,17 +45,17 @@ pub enum DixonError {
     EntriesTooLarge,
 }
 
-impl std::fmt::Display for DixonError {
+impl std::fmt::Display for PadicError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
-            DixonError::Singular => "matrix is singular",
-            DixonError::NotSquare => "matrix is not square",
-            DixonError::EntriesTooLarge => "matrix entries are too large for the lifting residual",
+            PadicError::Singular => "matrix is singular",
+            PadicError::NotSquare => "matrix is not square",
+            PadicError::EntriesTooLarge => "matrix entries are too large for the lifting residual",
         })
     }
 }
 
-impl std::error::Error for DixonError {}
+impl std::error::Error for PadicError {}
 
 /// An exact solution: `x_i = numerators[i] / denominator`, with `denominator > 0` and
 /// `gcd(all numerators, denominator) = 1` (the smallest common denominator).
@@ -288,9 +288,9 @@ enum Side {
 
 /// A square integer matrix factored modulo a prime, ready to solve `B x = b` and `B^T y = c` exactly.
 ///
-/// [`DixonSolver::new`] costs `O(m^3)` word operations; each solve costs `O(m^2)` per lifting step,
+/// [`PadicSolver::new`] costs `O(m^3)` word operations; each solve costs `O(m^2)` per lifting step,
 /// with about `2 log_p |det B|` steps, plus the big-integer reconstruction and exact check.
-pub struct DixonSolver {
+pub struct PadicSolver {
     m: usize,
     /// `B`, row-major.
     rows: Vec<i64>,
@@ -309,18 +309,18 @@ struct SolveStats {
     attempts: usize,
 }
 
-impl DixonSolver {
+impl PadicSolver {
     /// Factors `matrix` (row-major, `m` rows of `m` entries) modulo a suitable prime.
     ///
     /// Needs `m * max|B_ij| <= 2^64`, which keeps every residual of the lifting inside `i128`.
-    pub fn new(matrix: &[Vec<i64>]) -> Result<Self, DixonError> {
+    pub fn new(matrix: &[Vec<i64>]) -> Result<Self, PadicError> {
         let m = matrix.len();
         if matrix.iter().any(|row| row.len() != m) {
-            return Err(DixonError::NotSquare);
+            return Err(PadicError::NotSquare);
         }
         let max_entry = matrix.iter().flatten().map(|x| u128::from(x.unsigned_abs())).max().unwrap_or(0);
         if max_entry * m as u128 > 1 << 64 {
-            return Err(DixonError::EntriesTooLarge);
+            return Err(PadicError::EntriesTooLarge);
         }
         let rows: Vec<i64> = matrix.iter().flatten().copied().collect();
         let cols = transpose(&rows, m);
@@ -328,8 +328,8 @@ impl DixonSolver {
             a.chunks(m.max(1)).map(|r| r.iter().map(|&x| (x as f64) * (x as f64)).sum()).collect()
         };
         let (row_norms2, col_norms2) = (norms2(&rows), norms2(&cols));
-        let factorization = PRIMES.iter().find_map(|&p| Factorization::new(&rows, m, p)).ok_or(DixonError::Singular)?;
-        Ok(DixonSolver { m, rows, cols, row_norms2, col_norms2, factorization })
+        let factorization = PRIMES.iter().find_map(|&p| Factorization::new(&rows, m, p)).ok_or(PadicError::Singular)?;
+        Ok(PadicSolver { m, rows, cols, row_norms2, col_norms2, factorization })
     }
 
     /// Solves `B x = rhs` exactly.
@@ -406,7 +406,7 @@ impl DixonSolver {
             if let Some(solution) = self.reconstruct(operator, &mut approximation, rhs) {
                 return (solution, SolveStats { lifting_steps: target, attempts });
             }
-            assert!(target < cap, "Dixon lifting reached Hadamard's bound ({cap} steps) without a verified solution");
+            assert!(target < cap, "p-adic lifting reached Hadamard's bound ({cap} steps) without a verified solution");
             target = (target + (target / STEP_GROWTH_DIVISOR).max(1)).min(cap);
         }
     }
@@ -623,7 +623,7 @@ mod tests {
     #[test]
     fn two_by_two_with_negative_entries_and_components() {
         let b = vec![vec![1, -2], vec![3, 4]];
-        let solver = DixonSolver::new(&b).expect("nonsingular");
+        let solver = PadicSolver::new(&b).expect("nonsingular");
         let x = solver.solve(&[1, -1]);
         assert_eq!(x, ExactSolution { numerators: integers(&[1, -2]), denominator: Natural::from(5u32) });
         assert_eq!(x.component(1), Rational::from_signeds(-2i32, 5));
@@ -634,7 +634,7 @@ mod tests {
     #[test]
     fn three_by_three_tridiagonal() {
         let b = vec![vec![2, -1, 0], vec![-1, 2, -1], vec![0, -1, 2]];
-        let solver = DixonSolver::new(&b).expect("nonsingular");
+        let solver = PadicSolver::new(&b).expect("nonsingular");
         let x = solver.solve(&[1, 0, 0]);
         assert_eq!(x, ExactSolution { numerators: integers(&[3, 2, 1]), denominator: Natural::from(4u32) });
         let x = solver.solve(&[0, 0, -4]);
@@ -646,7 +646,7 @@ mod tests {
     #[test]
     fn zero_pivots_need_row_exchanges() {
         let b = vec![vec![0, 2, 0], vec![0, 0, 3], vec![5, 0, 0]];
-        let solver = DixonSolver::new(&b).expect("nonsingular");
+        let solver = PadicSolver::new(&b).expect("nonsingular");
         let x = solver.solve(&[1, 1, 1]);
         assert_eq!(x, ExactSolution { numerators: integers(&[6, 15, 10]), denominator: Natural::from(30u32) });
         let y = solver.solve_transposed(&[1, 1, 1]);
@@ -655,9 +655,9 @@ mod tests {
 
     #[test]
     fn empty_and_one_by_one() {
-        let empty = DixonSolver::new(&[]).expect("the empty matrix is nonsingular");
+        let empty = PadicSolver::new(&[]).expect("the empty matrix is nonsingular");
         assert_eq!(empty.solve(&[]), ExactSolution { numerators: vec![], denominator: Natural::ONE });
-        let solver = DixonSolver::new(&[vec![-6]]).expect("nonsingular");
+        let solver = PadicSolver::new(&[vec![-6]]).expect("nonsingular");
         assert_eq!(solver.solve(&[4]).component(0), Rational::from_signeds(-2i32, 3));
         assert_eq!(solver.solve_transposed(&[-12]).component(0), Rational::from(2u32));
     }
@@ -669,10 +669,10 @@ mod tests {
             for m in [1, 2, 3, 4, 5, 7, 10, 16, 25, 40, 60] {
                 let matrix = random_matrix(&mut rng, m, -20, 41);
                 let rhs = random_vector(&mut rng, m, -50, 51);
-                let solver = match DixonSolver::new(&matrix) {
+                let solver = match PadicSolver::new(&matrix) {
                     Ok(solver) => solver,
                     Err(e) => {
-                        assert_eq!(e, DixonError::Singular);
+                        assert_eq!(e, PadicError::Singular);
                         assert!(reference_solve(&matrix, &rhs).is_none());
                         continue;
                     }
@@ -696,7 +696,7 @@ mod tests {
                 })
                 .collect();
             let rhs = random_vector(&mut rng, m, 0, 10);
-            let Ok(solver) = DixonSolver::new(&matrix) else {
+            let Ok(solver) = PadicSolver::new(&matrix) else {
                 assert!(reference_solve(&matrix, &rhs).is_none());
                 continue;
             };
@@ -708,21 +708,21 @@ mod tests {
     #[test]
     fn singular_matrices_are_rejected() {
         let equal_rows = vec![vec![1, 2, 3], vec![4, 5, 6], vec![1, 2, 3]];
-        assert_eq!(DixonSolver::new(&equal_rows).err(), Some(DixonError::Singular));
+        assert_eq!(PadicSolver::new(&equal_rows).err(), Some(PadicError::Singular));
         let combination = vec![vec![1, 2, 3], vec![4, 5, 6], vec![9, 12, 15]];
-        assert_eq!(DixonSolver::new(&combination).err(), Some(DixonError::Singular));
-        assert_eq!(DixonSolver::new(&[vec![0, 0], vec![0, 0]]).err(), Some(DixonError::Singular));
+        assert_eq!(PadicSolver::new(&combination).err(), Some(PadicError::Singular));
+        assert_eq!(PadicSolver::new(&[vec![0, 0], vec![0, 0]]).err(), Some(PadicError::Singular));
     }
 
     #[test]
     fn bad_shapes_and_huge_entries_are_rejected() {
-        assert_eq!(DixonSolver::new(&[vec![1, 2]]).err(), Some(DixonError::NotSquare));
-        assert_eq!(DixonSolver::new(&[vec![1, 2], vec![3]]).err(), Some(DixonError::NotSquare));
+        assert_eq!(PadicSolver::new(&[vec![1, 2]]).err(), Some(PadicError::NotSquare));
+        assert_eq!(PadicSolver::new(&[vec![1, 2], vec![3]]).err(), Some(PadicError::NotSquare));
         let huge = vec![vec![i64::MAX, 1, 0], vec![0, 1, 0], vec![0, 0, 1]];
-        assert_eq!(DixonSolver::new(&huge).err(), Some(DixonError::EntriesTooLarge));
+        assert_eq!(PadicSolver::new(&huge).err(), Some(PadicError::EntriesTooLarge));
         // The limit itself is accepted: 2 * 2^63 = 2^64.
         let largest = vec![vec![i64::MIN, 0], vec![0, i64::MAX]];
-        let solver = DixonSolver::new(&largest).expect("nonsingular");
+        let solver = PadicSolver::new(&largest).expect("nonsingular");
         assert_matches_reference(&largest, &[i64::MAX, i64::MIN], &solver.solve(&[i64::MAX, i64::MIN]));
     }
 
@@ -730,7 +730,7 @@ mod tests {
     fn determinant_divisible_by_the_first_prime_falls_back_to_the_next() {
         let p = PRIMES[0] as i64;
         let matrix = vec![vec![p, 1], vec![0, 1]];
-        let solver = DixonSolver::new(&matrix).expect("nonsingular over the rationals");
+        let solver = PadicSolver::new(&matrix).expect("nonsingular over the rationals");
         assert_eq!(solver.factorization.field.p, PRIMES[1]);
         assert_matches_reference(&matrix, &[1, 2], &solver.solve(&[1, 2]));
         assert_matches_reference(&transposed(&matrix), &[1, 2], &solver.solve_transposed(&[1, 2]));
@@ -744,7 +744,7 @@ mod tests {
         let m = 20;
         let matrix = random_matrix(&mut rng, m, -(1 << 40), 1 << 40);
         let rhs = random_vector(&mut rng, m, -(1 << 40), 1 << 40);
-        let solver = DixonSolver::new(&matrix).expect("nonsingular");
+        let solver = PadicSolver::new(&matrix).expect("nonsingular");
         let (x, stats) = solver.solve_side(Side::Normal, &rhs);
         assert!(stats.attempts >= 8, "{stats:?}");
         assert!(stats.lifting_steps <= solver.step_cap(Side::Normal, &rhs));
@@ -765,7 +765,7 @@ mod tests {
             .collect();
         let mut rng = ChaCha8Rng::seed_from_u64(5);
         let rhs = random_vector(&mut rng, m, -1000, 1001);
-        let solver = DixonSolver::new(&matrix).expect("nonsingular");
+        let solver = PadicSolver::new(&matrix).expect("nonsingular");
         let (x, stats) = solver.solve_side(Side::Normal, &rhs);
         assert!(stats.lifting_steps <= solver.step_cap(Side::Normal, &rhs));
         // H^{-1} = H^T / 64, so the denominator divides 64.
@@ -783,7 +783,7 @@ mod tests {
         let l = (1..=23).fold(1, |l, k| l / gcd(l, k) * k);
         let matrix: Vec<Vec<i64>> = (0..m).map(|i| (0..m).map(|j| l / (i + j + 1)).collect()).collect();
         let rhs: Vec<i64> = (0..m).map(|i| i - 5).collect();
-        let solver = DixonSolver::new(&matrix).expect("nonsingular");
+        let solver = PadicSolver::new(&matrix).expect("nonsingular");
         assert_matches_reference(&matrix, &rhs, &solver.solve(&rhs));
         assert_matches_reference(&matrix, &rhs, &solver.solve_transposed(&rhs));
     }
@@ -795,7 +795,7 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let matrix = random_matrix(&mut rng, m, entries.start, entries.end);
         let rhs = random_vector(&mut rng, m, 0, 10);
-        let solver = DixonSolver::new(&matrix).expect("nonsingular");
+        let solver = PadicSolver::new(&matrix).expect("nonsingular");
         let (x, stats) = solver.solve_side(Side::Normal, &rhs);
         assert!(stats.lifting_steps <= solver.step_cap(Side::Normal, &rhs));
         assert_exact(&matrix, &rhs, &x);
