@@ -14,12 +14,14 @@ run: build
 	$(BIN) verify data/quick
 	$(BIN) report data/quick
 
-# Everything CI checks: formatting, lints, unit + integration tests (release
-# mode: the exact solvers are heavy), the end-to-end smoke test with polars,
-# and the job array on a real one-node Slurm (skipped unless root).
+# Everything CI checks: formatting, lints, no import cycle between modules,
+# unit + integration tests (release mode: the exact solvers are heavy), the
+# end-to-end smoke test with polars, and the job array on a real one-node
+# Slurm (skipped unless root).
 test:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --release --all-targets -- -D warnings
+	python3 scripts/check_imports.py src
 	$(CARGO) test --release
 	scripts/smoke-test.sh
 	scripts/test-slurm.sh
