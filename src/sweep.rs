@@ -123,7 +123,7 @@ pub struct RunSummary {
     /// Tasks another run on the same directory computed while this one ran.
     pub elsewhere: usize,
     /// (game, task id, error) of every task that failed.
-    pub failed: Vec<(String, String, String)>,
+    pub failed: Vec<Failure>,
     pub wall: Duration,
 }
 
@@ -183,31 +183,7 @@ pub fn run(games: &[Box<dyn Game>], config_path: &Path, options: &RunOptions) ->
     out.write_config(&config.sha256, config.text())?;
 
     let in_shard: Vec<&PlannedTask> = planned.iter().filter(|t| options.shard.contains(t.index)).collect();
-    let mut todo: Vec<&PlannedTask> = Vec::new();
-    // The markers of the tasks to compute as they were before this run, to
-    // tell a marker a concurrent run wrote meanwhile from an old one.
-    let mut before: HashMap<(&str, &str), Option<TaskRecord>> = HashMap::new();
-    for task in &in_shard {
-        match stored(&out, task.game.name(), &task.id) {
-            Stored::Done if !options.force => {
-                // Steps of a done task are never read again; a kill between its
-                // marker and their removal, or during a --force rerun, leaves them.
-                out.remove_steps(task.game.name(), &task.id)?;
-            }
-            Stored::Done | Stored::Absent => todo.push(task),
-            Stored::Damaged(why) => {
-                eprintln!("recomputing {}/{}: {why}", task.game.name(), task.id);
-                todo.push(task);
-            }
-        }
-    }
-    for task in &todo {
-        before.insert((task.game.name(), &task.id), out.marker(task.game.name(), &task.id).ok().flatten());
-    }
-    // Longest first (stable, so equal hints keep the plan's order): with a
-    // shared queue this bounds the wall time by the total work / jobs plus
-    // one task, instead of leaving a long task for last.
-    todo.sort_by(|a, b| b.task.cost_hint().total_cmp(&a.task.cost_hint()));
+    let todo = to_compute(&out, &in_shard, options.force)?;
     let skipped = in_shard.len() - todo.len();
     let jobs = options.jobs.unwrap_or_else(rayon::current_num_threads);
     eprintln!(
@@ -218,140 +194,242 @@ pub fn run(games: &[Box<dyn Game>], config_path: &Path, options: &RunOptions) ->
         in_shard.len(),
         out_path.display()
     );
-
-    let progress = progress_bar(todo.len() as u64);
-    let failed = Mutex::new(Vec::new());
-    let (ran, elsewhere) = (AtomicUsize::new(0), AtomicUsize::new(0));
-    let record_run = || RunRecord {
+    let record = RunRecord {
         config_path: config.path.display().to_string(),
         config_sha256: config.sha256.clone(),
         shard: options.shard.to_string(),
         jobs,
         started_unix,
-        wall_seconds: started.elapsed().as_secs_f64(),
+        wall_seconds: 0.0,
         tasks_planned: planned.len(),
-        tasks_ran: ran.load(Ordering::Relaxed),
-        tasks_skipped: skipped + elsewhere.load(Ordering::Relaxed),
-        tasks_failed: failed.lock().unwrap().len(),
+        tasks_ran: 0,
+        tasks_skipped: skipped,
+        tasks_failed: 0,
     };
-    let last_manifest = Mutex::new(Instant::now());
-    let claims = Claims::new(&out);
-    // Tasks another process held when their turn came, looked at again once the queue is empty.
-    let held: Mutex<Vec<&PlannedTask>> = Mutex::new(Vec::new());
-    let next = AtomicUsize::new(0);
-    let finished = AtomicBool::new(false);
+    let execution = Execution::new(&out, &config.sha256, options.force, todo, record, started);
+    execution.run(jobs)?;
+    let (record, failed) = execution.finish();
+    Manifest::update(&out, &record)?;
+    Ok(RunSummary {
+        out: out_path,
+        planned: planned.len(),
+        ran: record.tasks_ran,
+        skipped,
+        elsewhere: record.tasks_skipped - skipped,
+        failed,
+        wall: started.elapsed(),
+    })
+}
 
-    // Computes a claimed task, unless a concurrent run finished it meanwhile.
-    let compute = |planned: &PlannedTask| {
+/// The tasks of the shard to compute, longest first: those not done (or all
+/// with `force`). The steps of a done task are removed: they are never read
+/// again, and a kill between its marker and their removal leaves them.
+fn to_compute<'a, 'g>(
+    out: &OutputDir,
+    in_shard: &[&'a PlannedTask<'g>],
+    force: bool,
+) -> anyhow::Result<Vec<&'a PlannedTask<'g>>> {
+    let mut todo = Vec::new();
+    for &task in in_shard {
+        match stored(out, task.game.name(), &task.id) {
+            Stored::Done if !force => out.remove_steps(task.game.name(), &task.id)?,
+            Stored::Done | Stored::Absent => todo.push(task),
+            Stored::Damaged(why) => {
+                eprintln!("recomputing {}/{}: {why}", task.game.name(), task.id);
+                todo.push(task);
+            }
+        }
+    }
+    // Longest first (stable, so equal hints keep the plan's order): with a
+    // shared queue this bounds the wall time by the total work / jobs plus
+    // one task, instead of leaving a long task for last.
+    todo.sort_by(|a, b| b.task.cost_hint().total_cmp(&a.task.cost_hint()));
+    Ok(todo)
+}
+
+/// (game, task id, error) of a failed task.
+type Failure = (String, String, String);
+
+/// What the worker threads of one run share: a queue of tasks taken in
+/// order, the claims of this process, the progress bar and the counts.
+struct Execution<'a, 'g> {
+    out: &'a OutputDir,
+    config_sha256: &'a str,
+    force: bool,
+    todo: Vec<&'a PlannedTask<'g>>,
+    /// The markers of the tasks to compute as they were before this run, to
+    /// tell a marker a concurrent run wrote meanwhile from an old one.
+    before: HashMap<(&'a str, &'a str), Option<TaskRecord>>,
+    /// The index in `todo` of the next task to take.
+    next: AtomicUsize,
+    /// Tasks another process held when their turn came, looked at again once the queue is empty.
+    held: Mutex<Vec<&'a PlannedTask<'g>>>,
+    claims: Claims<'a>,
+    progress: ProgressBar,
+    /// This run's record as it started; `record` adds the counts so far.
+    start_record: RunRecord,
+    started: Instant,
+    ran: AtomicUsize,
+    /// Tasks a concurrent run finished before this one took them.
+    elsewhere: AtomicUsize,
+    failed: Mutex<Vec<Failure>>,
+    last_manifest: Mutex<Instant>,
+}
+
+impl<'a, 'g> Execution<'a, 'g> {
+    fn new(
+        out: &'a OutputDir,
+        config_sha256: &'a str,
+        force: bool,
+        todo: Vec<&'a PlannedTask<'g>>,
+        start_record: RunRecord,
+        started: Instant,
+    ) -> Self {
+        let before = todo
+            .iter()
+            .map(|task| ((task.game.name(), task.id.as_str()), out.marker(task.game.name(), &task.id).ok().flatten()))
+            .collect();
+        Execution {
+            out,
+            config_sha256,
+            force,
+            before,
+            next: AtomicUsize::new(0),
+            held: Mutex::new(Vec::new()),
+            claims: Claims::new(out),
+            progress: progress_bar(todo.len() as u64),
+            todo,
+            start_record,
+            started,
+            ran: AtomicUsize::new(0),
+            elsewhere: AtomicUsize::new(0),
+            failed: Mutex::new(Vec::new()),
+            last_manifest: Mutex::new(Instant::now()),
+        }
+    }
+
+    /// Runs every task on `jobs` workers of a rayon pool, with a heartbeat
+    /// thread renewing this run's claims until the workers are done.
+    fn run(&self, jobs: usize) -> anyhow::Result<()> {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?;
+        let finished = AtomicBool::new(false);
+        std::thread::scope(|threads| {
+            threads.spawn(|| {
+                let mut last = Instant::now();
+                while !finished.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(100));
+                    if last.elapsed() >= HEARTBEAT {
+                        self.claims.beat();
+                        last = Instant::now();
+                    }
+                }
+            });
+            pool.scope(|scope| {
+                for _ in 0..jobs {
+                    scope.spawn(|_| self.work());
+                }
+            });
+            finished.store(true, Ordering::Relaxed);
+        });
+        self.progress.finish_and_clear();
+        Ok(())
+    }
+
+    /// One worker: takes the next task of the queue in order, then waits for
+    /// the held tasks: done by their holder, or taken over when it dies.
+    fn work(&self) {
+        while let Some(&planned) = self.todo.get(self.next.fetch_add(1, Ordering::Relaxed)) {
+            if !self.attempt(planned) {
+                self.progress.suspend(|| {
+                    eprintln!("waiting for {}/{}: another run computes it", planned.game.name(), planned.id)
+                });
+                self.held.lock().unwrap().push(planned);
+            }
+        }
+        loop {
+            let Some(planned) = self.held.lock().unwrap().pop() else { break };
+            if !self.attempt(planned) {
+                self.held.lock().unwrap().insert(0, planned);
+                std::thread::sleep(POLL);
+            }
+        }
+    }
+
+    /// Claims and computes one task; `false` if another live process holds it.
+    fn attempt(&self, planned: &PlannedTask) -> bool {
+        match self.claims.claim(planned.game.name(), &planned.id) {
+            Ok(Claim::Claimed) => self.compute(planned),
+            Ok(Claim::Held(_)) => return false,
+            Err(error) => self.fail(planned, &error),
+        }
+        self.progress.inc(1);
+        // Keep the manifest roughly current during long sweeps.
+        let mut last = self.last_manifest.lock().unwrap();
+        if last.elapsed() > Duration::from_secs(10) {
+            *last = Instant::now();
+            if let Err(error) = Manifest::update(self.out, &self.record()) {
+                self.progress.suspend(|| eprintln!("warning: manifest not updated: {error:#}"));
+            }
+        }
+        true
+    }
+
+    /// Computes a claimed task, unless a concurrent run finished it meanwhile.
+    fn compute(&self, planned: &PlannedTask) {
         let game = planned.game.name();
-        let done_meanwhile = matches!(stored(&out, game, &planned.id), Stored::Done)
-            && out.marker(game, &planned.id).ok().flatten() != before[&(game, planned.id.as_str())];
+        let done_meanwhile = matches!(stored(self.out, game, &planned.id), Stored::Done)
+            && self.out.marker(game, &planned.id).ok().flatten() != self.before[&(game, planned.id.as_str())];
         if done_meanwhile {
-            claims.release(game, &planned.id);
-            elsewhere.fetch_add(1, Ordering::Relaxed);
-            progress.suspend(|| eprintln!("skipped {game}/{}: another run finished it", planned.id));
+            self.claims.release(game, &planned.id);
+            self.elsewhere.fetch_add(1, Ordering::Relaxed);
+            self.progress.suspend(|| eprintln!("skipped {game}/{}: another run finished it", planned.id));
             return;
         }
-        progress.set_message(format!("{game} {}", planned.id));
+        self.progress.set_message(format!("{game} {}", planned.id));
         let start = Instant::now();
-        let result = run_task(&out, planned, &config.sha256, &progress, options.force);
-        claims.release(game, &planned.id);
+        let result = run_task(self.out, planned, self.config_sha256, &self.progress, self.force);
+        self.claims.release(game, &planned.id);
         match result {
             Ok(resumed) => {
-                ran.fetch_add(1, Ordering::Relaxed);
-                if progress.is_hidden() {
+                self.ran.fetch_add(1, Ordering::Relaxed);
+                if self.progress.is_hidden() {
                     let resumed =
                         if resumed > 0 { format!(", resumed from {resumed} saved steps") } else { String::new() };
                     eprintln!("done {game}/{} in {:.2}s{resumed}", planned.id, start.elapsed().as_secs_f64());
                 }
             }
             Err(error) => {
-                progress.suspend(|| eprintln!("FAILED {game}/{}: {error:#}", planned.id));
-                if let Err(e) = out.write_failure(game, &planned.id, &format!("{error:#}")) {
-                    progress.suspend(|| eprintln!("warning: failure of {game}/{} not recorded: {e:#}", planned.id));
+                if let Err(e) = self.out.write_failure(game, &planned.id, &format!("{error:#}")) {
+                    self.progress
+                        .suspend(|| eprintln!("warning: failure of {game}/{} not recorded: {e:#}", planned.id));
                 }
-                failed.lock().unwrap().push((game.to_string(), planned.id.clone(), format!("{error:#}")));
+                self.fail(planned, &error);
             }
         }
-    };
-    // Claims and computes one task; `false` if another live process holds it.
-    let attempt = |planned: &PlannedTask| -> bool {
-        match claims.claim(planned.game.name(), &planned.id) {
-            Ok(Claim::Claimed) => compute(planned),
-            Ok(Claim::Held(_)) => return false,
-            Err(error) => {
-                progress.suspend(|| eprintln!("FAILED {}/{}: {error:#}", planned.game.name(), planned.id));
-                failed.lock().unwrap().push((
-                    planned.game.name().to_string(),
-                    planned.id.clone(),
-                    format!("{error:#}"),
-                ));
-            }
-        }
-        progress.inc(1);
-        // Keep the manifest roughly current during long sweeps.
-        let mut last = last_manifest.lock().unwrap();
-        if last.elapsed() > Duration::from_secs(10) {
-            *last = Instant::now();
-            if let Err(error) = Manifest::update(&out, &record_run()) {
-                progress.suspend(|| eprintln!("warning: manifest not updated: {error:#}"));
-            }
-        }
-        true
-    };
-    let worker = || {
-        while let Some(planned) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
-            if !attempt(planned) {
-                progress.suspend(|| {
-                    eprintln!("waiting for {}/{}: another run computes it", planned.game.name(), planned.id)
-                });
-                held.lock().unwrap().push(planned);
-            }
-        }
-        // Then wait for the held tasks: done by their holder, or taken over when it dies.
-        loop {
-            let Some(planned) = held.lock().unwrap().pop() else { break };
-            if !attempt(planned) {
-                held.lock().unwrap().insert(0, planned);
-                std::thread::sleep(POLL);
-            }
-        }
-    };
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?;
-    std::thread::scope(|threads| {
-        // The heartbeat of this run's claims, until the workers are done.
-        threads.spawn(|| {
-            let mut last = Instant::now();
-            while !finished.load(Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(100));
-                if last.elapsed() >= HEARTBEAT {
-                    claims.beat();
-                    last = Instant::now();
-                }
-            }
-        });
-        // One worker per thread, each taking the next task of the queue in order.
-        pool.scope(|scope| {
-            for _ in 0..jobs {
-                scope.spawn(|_| worker());
-            }
-        });
-        finished.store(true, Ordering::Relaxed);
-    });
-    progress.finish_and_clear();
-    drop(claims);
+    }
 
-    let summary_failed = failed.lock().unwrap().clone();
-    Manifest::update(&out, &record_run())?;
-    Ok(RunSummary {
-        out: out_path,
-        planned: planned.len(),
-        ran: ran.load(Ordering::Relaxed),
-        skipped,
-        elsewhere: elsewhere.load(Ordering::Relaxed),
-        failed: summary_failed,
-        wall: started.elapsed(),
-    })
+    fn fail(&self, planned: &PlannedTask, error: &anyhow::Error) {
+        let game = planned.game.name();
+        self.progress.suspend(|| eprintln!("FAILED {game}/{}: {error:#}", planned.id));
+        self.failed.lock().unwrap().push((game.to_string(), planned.id.clone(), format!("{error:#}")));
+    }
+
+    /// The run's record with the counts so far.
+    fn record(&self) -> RunRecord {
+        RunRecord {
+            wall_seconds: self.started.elapsed().as_secs_f64(),
+            tasks_ran: self.ran.load(Ordering::Relaxed),
+            tasks_skipped: self.start_record.tasks_skipped + self.elsewhere.load(Ordering::Relaxed),
+            tasks_failed: self.failed.lock().unwrap().len(),
+            ..self.start_record.clone()
+        }
+    }
+
+    /// Releases this run's claims; the final record and the failures.
+    fn finish(self) -> (RunRecord, Vec<Failure>) {
+        let record = self.record();
+        (record, self.failed.into_inner().unwrap())
+    }
 }
 
 /// Computes one task and writes its tables, then its marker, then drops the
