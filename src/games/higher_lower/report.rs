@@ -20,6 +20,27 @@ pub fn report(data: &dyn Dataset) -> anyhow::Result<ReportSection> {
     let by_n = best_rows(&values)?;
     writeln!(md, "Source: {}.\n", published::text(thesis, "source"))?;
 
+    values_section(&mut md, thesis, &values, &by_n)?;
+    tables.push(table_3_1_section(&mut md, thesis, &values, &by_n)?);
+    tables.extend(conjectures_section(&mut md, data)?);
+    tables.extend(effort_section(&mut md, data, thesis, &values, &by_n)?);
+    md.push('\n');
+    writeln!(md, "### Figures\n")?;
+    let mut figures = Vec::new();
+    for (figure, caption) in super::figures::figures(data, &values, &by_n)? {
+        md.push_str(&figure.markdown(&caption));
+        figures.push(figure);
+    }
+    Ok(ReportSection { markdown: md, tables, figures })
+}
+
+/// V(N) beside Johnson's published values, and V(509) beside the thesis's.
+fn values_section(
+    md: &mut String,
+    thesis: &toml::Table,
+    values: &RecordBatch,
+    by_n: &BTreeMap<u32, usize>,
+) -> anyhow::Result<()> {
     writeln!(md, "### Values V(N) against Johnson's\n")?;
     writeln!(md, "| N | published | ours | agrees |\n|---|---|---|---|")?;
     let johnson = thesis["johnson"].as_array().expect("johnson is a list");
@@ -48,7 +69,17 @@ pub fn report(data: &dyn Dataset) -> anyhow::Result<ReportSection> {
             None => "N = 509 not in this run".to_string(),
         }
     )?;
+    Ok(())
+}
 
+/// Table 3.1 (Bob's most guesses) beside the thesis's ranges, with how the
+/// least over Bob's optimal mixtures is proven; the comparison as a table.
+fn table_3_1_section(
+    md: &mut String,
+    thesis: &toml::Table,
+    values: &RecordBatch,
+    by_n: &BTreeMap<u32, usize>,
+) -> anyhow::Result<Table> {
     writeln!(md, "### Table 3.1: most guesses used by Bob's optimal strategy\n")?;
     let (guesses, at_least) = (values.u8s("bob_max_guesses")?, values.u8s("bob_tallest_at_least")?);
     let ours: BTreeMap<u32, (u8, u8)> =
@@ -73,14 +104,12 @@ pub fn report(data: &dyn Dataset) -> anyhow::Result<ReportSection> {
         .collect();
     let open: Vec<u32> = rows.iter().filter(|r| r.thesis.is_some() && r.at_least < r.ours).map(|r| r.n).collect();
     let in_thesis: Vec<&GuessRow> = rows.iter().filter(|r| r.thesis.is_some()).collect();
-    tables.push(
-        TableBuilder::new()
-            .u32("n", in_thesis.iter().map(|r| r.n))
-            .u8("thesis_max_guesses", in_thesis.iter().filter_map(|r| r.thesis))
-            .u8("ours_max_guesses", in_thesis.iter().map(|r| r.ours))
-            .u8("optimal_at_least", in_thesis.iter().map(|r| r.at_least))
-            .build("table_3_1")?,
-    );
+    let table = TableBuilder::new()
+        .u32("n", in_thesis.iter().map(|r| r.n))
+        .u8("thesis_max_guesses", in_thesis.iter().filter_map(|r| r.thesis))
+        .u8("ours_max_guesses", in_thesis.iter().map(|r| r.ours))
+        .u8("optimal_at_least", in_thesis.iter().map(|r| r.at_least))
+        .build("table_3_1")?;
     writeln!(
         md,
         "\nOurs is the largest tree height in the computed optimal mixture. The least over all of Bob's optimal \
@@ -92,9 +121,19 @@ pub fn report(data: &dyn Dataset) -> anyhow::Result<ReportSection> {
         if differ.is_empty() { "none".to_string() } else { differ.join(", ") },
         if open.is_empty() { "none".to_string() } else { n_list(&open) }
     )?;
+    Ok(table)
+}
 
-    tables.extend(conjectures_section(&mut md, data)?);
-
+/// The solver's effort per method, the exact repairs, the N the thesis lost
+/// to floating point, and the verification counts; the effort tables.
+fn effort_section(
+    md: &mut String,
+    data: &dyn Dataset,
+    thesis: &toml::Table,
+    values: &RecordBatch,
+    by_n: &BTreeMap<u32, usize>,
+) -> anyhow::Result<Vec<Table>> {
+    let mut tables = Vec::new();
     writeln!(md, "### Solver effort per method\n")?;
     writeln!(
         md,
@@ -135,7 +174,7 @@ pub fn report(data: &dyn Dataset) -> anyhow::Result<ReportSection> {
             if repairs.is_empty() { "none".to_string() } else { format!("N = {}", repairs.join(", ")) }
         )?;
     }
-    tables.push(effort_table(&values)?);
+    tables.push(effort_table(values)?);
     if let Some(trace) = data.table("higher_lower", "trace")? {
         tables.push(bound_trace(&trace, BOUND_TRACE_N)?);
     }
@@ -168,14 +207,7 @@ pub fn report(data: &dyn Dataset) -> anyhow::Result<ReportSection> {
             count("failed")
         )?;
     }
-    md.push('\n');
-    writeln!(md, "### Figures\n")?;
-    let mut figures = Vec::new();
-    for (figure, caption) in super::figures::figures(data, &values, &by_n)? {
-        md.push_str(&figure.markdown(&caption));
-        figures.push(figure);
-    }
-    Ok(ReportSection { markdown: md, tables, figures })
+    Ok(tables)
 }
 
 /// The N of the thesis's figure 3.6 (upper and lower bound per iteration).
