@@ -6,6 +6,7 @@ use crate::artifacts::columns::{Columns, TableBuilder};
 use crate::game::{Dataset, Figure, ReportSection};
 use crate::plot::{Axes, Series, lines};
 use crate::published;
+use arrow::record_batch::RecordBatch;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -34,15 +35,64 @@ impl Pool {
     }
 }
 
+/// (n, distribution, order) -> strategy -> pooled counts.
+type Pools = BTreeMap<(u32, String, String), BTreeMap<String, Pool>>;
+
+/// The report's win rates of greedy and of its lookahead metric.
+struct Published {
+    greedy: f64,
+    lookahead: f64,
+}
+
+/// Our greedy and lookahead win rates for one (N, model, order), and their
+/// distance to the report's (sum of both differences).
+struct Comparison {
+    n: u32,
+    distribution: String,
+    order: String,
+    greedy: f64,
+    lookahead: f64,
+    distance: f64,
+}
+
+impl Published {
+    fn compare(&self, n: u32, distribution: String, order: String, greedy: f64, lookahead: f64) -> Comparison {
+        let distance = (greedy - self.greedy).abs() + (lookahead - self.lookahead).abs();
+        Comparison { n, distribution, order, greedy, lookahead, distance }
+    }
+}
+
 pub fn report(data: &dyn Dataset) -> anyhow::Result<ReportSection> {
     let source = published::section("cards");
     let mut md = format!("Source: {}.\n\n", published::text(source, "source"));
-    let Some(s) = data.table("cards", "summary")? else {
+    let Some(summary) = data.table("cards", "summary")? else {
         md.push_str("_No cards summary in this run._\n\n");
         return Ok(ReportSection { markdown: md, tables: Vec::new(), figures: Vec::new() });
     };
-    // (n, distribution, order) -> strategy -> pooled counts.
-    let mut pools: BTreeMap<(u32, String, String), BTreeMap<String, Pool>> = BTreeMap::new();
+    let report = Published {
+        greedy: published::text(source, "greedy_win_rate").parse::<f64>()?,
+        lookahead: published::text(source, "lookahead_win_rate").parse::<f64>()?,
+    };
+    let pools = pools(&summary)?;
+    let mut comparisons = win_rates_section(&mut md, &pools, &report)?;
+    comparisons.extend(either_order(&comparisons, &report));
+    comparisons.sort_by(|a, b| a.distance.total_cmp(&b.distance));
+    closest_to_report(&mut md, &comparisons, &report)?;
+    let table = TableBuilder::new()
+        .u32("n", comparisons.iter().map(|c| c.n))
+        .str("distribution", comparisons.iter().map(|c| c.distribution.as_str()))
+        .str("order", comparisons.iter().map(|c| c.order.as_str()))
+        .f64("greedy_win_rate", comparisons.iter().map(|c| c.greedy))
+        .f64("lookahead_win_rate", comparisons.iter().map(|c| c.lookahead))
+        .f64("distance_to_report", comparisons.iter().map(|c| c.distance))
+        .build("win_rates_vs_report")?;
+    let figures = figures(&mut md, &pools, &report)?;
+    Ok(ReportSection { markdown: md, tables: vec![table], figures })
+}
+
+/// The summary's counts pooled over the tasks.
+fn pools(s: &RecordBatch) -> anyhow::Result<Pools> {
+    let mut pools = Pools::new();
     for r in 0..s.num_rows() {
         let key = (
             s.u32s("n")?.value(r),
@@ -56,17 +106,19 @@ pub fn report(data: &dyn Dataset) -> anyhow::Result<ReportSection> {
         p.margin += s.i64s("margin_sum")?.value(r);
         p.squares += s.f64s("margin_square_sum")?.value(r);
     }
-    let (greedy_published, lookahead_published) = (
-        published::text(source, "greedy_win_rate").parse::<f64>()?,
-        published::text(source, "lookahead_win_rate").parse::<f64>()?,
-    );
+    Ok(pools)
+}
+
+/// The win-rate table per (N, model, order); the comparisons with the report.
+fn win_rates_section(md: &mut String, pools: &Pools, report: &Published) -> anyhow::Result<Vec<Comparison>> {
     writeln!(md, "### Win rates against the greedy opponent (pooled over all rows)\n")?;
     writeln!(
         md,
-        "| N | model | order | games | greedy (report: {greedy_published}) | lookahead (report: {lookahead_published}) | optimal | minimax (optimal opponent) | mean margin: greedy / optimal |\n|---|---|---|---|---|---|---|---|---|"
+        "| N | model | order | games | greedy (report: {}) | lookahead (report: {}) | optimal | minimax (optimal opponent) | mean margin: greedy / optimal |\n|---|---|---|---|---|---|---|---|---|",
+        report.greedy, report.lookahead
     )?;
-    let mut rows: Vec<(u32, String, String, f64, f64, f64)> = Vec::new();
-    for ((n, dist, order), strategies) in &pools {
+    let mut comparisons = Vec::new();
+    for ((n, dist, order), strategies) in pools {
         let rate = |name: &str| strategies.get(name).map(Pool::win_rate);
         let show = |name: &str| {
             strategies
@@ -87,65 +139,69 @@ pub fn report(data: &dyn Dataset) -> anyhow::Result<ReportSection> {
             margin("optimal")
         )?;
         if let (Some(g), Some(l)) = (rate("greedy"), rate("lookahead")) {
-            let distance = (g - greedy_published).abs() + (l - lookahead_published).abs();
-            rows.push((*n, dist.clone(), order.clone(), g, l, distance));
+            comparisons.push(report.compare(*n, dist.clone(), order.clone(), g, l));
         }
     }
-    // The report's simulation lets the opponent choose whether to start; with
-    // either order equally likely the rates are the means of the two orders.
-    let mut pooled: BTreeMap<(u32, String), Vec<(f64, f64)>> = BTreeMap::new();
-    for r in &rows {
-        pooled.entry((r.0, r.1.clone())).or_default().push((r.3, r.4));
+    Ok(comparisons)
+}
+
+/// The report's simulation lets the opponent choose whether to start; with
+/// either order equally likely the rates are the means of the two orders.
+fn either_order(comparisons: &[Comparison], report: &Published) -> Vec<Comparison> {
+    let mut by_model: BTreeMap<(u32, String), Vec<&Comparison>> = BTreeMap::new();
+    for c in comparisons {
+        by_model.entry((c.n, c.distribution.clone())).or_default().push(c);
     }
-    for ((n, dist), rates) in pooled.into_iter().filter(|(_, v)| v.len() == 2) {
-        let (g, l) = ((rates[0].0 + rates[1].0) / 2.0, (rates[0].1 + rates[1].1) / 2.0);
-        rows.push((
-            n,
-            dist,
-            "either (mean)".into(),
-            g,
-            l,
-            (g - greedy_published).abs() + (l - lookahead_published).abs(),
-        ));
-    }
-    rows.sort_by(|a, b| a.5.total_cmp(&b.5));
-    if let Some(best) = rows.first() {
-        writeln!(
-            md,
-            "\nClosest to the report's {greedy_published} / {lookahead_published}: N = {}, {}, {} ({:.3} / {:.3}); farthest: {}.",
-            best.0,
-            best.1,
-            best.2,
-            best.3,
-            best.4,
-            rows.last().map_or(String::new(), |w| format!("N = {}, {}, {} ({:.3} / {:.3})", w.0, w.1, w.2, w.3, w.4))
-        )?;
-        let close: Vec<String> =
-            rows.iter().filter(|r| r.5 < 0.06).map(|r| format!("N = {} {} {}", r.0, r.1, r.2)).collect();
-        writeln!(
-            md,
-            "Within 0.06 (sum of both differences): {}.",
-            if close.is_empty() { "none of the models run".into() } else { close.join("; ") }
-        )?;
-        let lookahead_better = rows.iter().filter(|r| r.4 > r.3).count();
-        writeln!(
-            md,
-            "The report found the lookahead metric worse than greedy ({lookahead_published} vs {greedy_published}); here it wins more often than greedy in {lookahead_better} of {} (N, model, order) cases.\n",
-            rows.len()
-        )?;
-    }
-    let table = TableBuilder::new()
-        .u32("n", rows.iter().map(|r| r.0))
-        .str("distribution", rows.iter().map(|r| r.1.as_str()))
-        .str("order", rows.iter().map(|r| r.2.as_str()))
-        .f64("greedy_win_rate", rows.iter().map(|r| r.3))
-        .f64("lookahead_win_rate", rows.iter().map(|r| r.4))
-        .f64("distance_to_report", rows.iter().map(|r| r.5))
-        .build("win_rates_vs_report")?;
+    by_model
+        .into_iter()
+        .filter(|(_, orders)| orders.len() == 2)
+        .map(|((n, dist), o)| {
+            let (g, l) = ((o[0].greedy + o[1].greedy) / 2.0, (o[0].lookahead + o[1].lookahead) / 2.0);
+            report.compare(n, dist, "either (mean)".into(), g, l)
+        })
+        .collect()
+}
+
+/// Which (N, model, order) come closest to the report's rates, sorted by distance.
+fn closest_to_report(md: &mut String, sorted: &[Comparison], report: &Published) -> anyhow::Result<()> {
+    let (Some(best), Some(worst)) = (sorted.first(), sorted.last()) else { return Ok(()) };
+    let name =
+        |c: &Comparison| format!("N = {}, {}, {} ({:.3} / {:.3})", c.n, c.distribution, c.order, c.greedy, c.lookahead);
+    writeln!(
+        md,
+        "\nClosest to the report's {} / {}: {}; farthest: {}.",
+        report.greedy,
+        report.lookahead,
+        name(best),
+        name(worst)
+    )?;
+    let close: Vec<String> = sorted
+        .iter()
+        .filter(|c| c.distance < 0.06)
+        .map(|c| format!("N = {} {} {}", c.n, c.distribution, c.order))
+        .collect();
+    writeln!(
+        md,
+        "Within 0.06 (sum of both differences): {}.",
+        if close.is_empty() { "none of the models run".into() } else { close.join("; ") }
+    )?;
+    let lookahead_better = sorted.iter().filter(|c| c.lookahead > c.greedy).count();
+    writeln!(
+        md,
+        "The report found the lookahead metric worse than greedy ({} vs {}); here it wins more often than greedy in {lookahead_better} of {} (N, model, order) cases.\n",
+        report.lookahead,
+        report.greedy,
+        sorted.len()
+    )?;
+    Ok(())
+}
+
+/// Win rate by row length per strategy and model, one figure per order.
+fn figures(md: &mut String, pools: &Pools, report: &Published) -> anyhow::Result<Vec<Figure>> {
     let mut figures = Vec::new();
     for order in ["player-first", "opponent-first"] {
         let mut series: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
-        for ((n, dist, o), strategies) in &pools {
+        for ((n, dist, o), strategies) in pools {
             if o != order {
                 continue;
             }
@@ -167,9 +223,10 @@ pub fn report(data: &dyn Dataset) -> anyhow::Result<ReportSection> {
             )?,
         };
         md.push_str(&figure.markdown(&format!(
-            "Win rates by row length, {order} (the report: {greedy_published} for greedy, {lookahead_published} for its lookahead metric)."
+            "Win rates by row length, {order} (the report: {} for greedy, {} for its lookahead metric).",
+            report.greedy, report.lookahead
         )));
         figures.push(figure);
     }
-    Ok(ReportSection { markdown: md, tables: vec![table], figures })
+    Ok(figures)
 }
