@@ -192,39 +192,10 @@ pub fn solve(n: usize, options: &SolveOptions, previous: Option<&FloatSolution>)
     let game = SymmetricGame::new(n);
     let previous = previous.filter(|p| p.n + 1 == n && options.method.uses_previous());
 
-    // Initial columns (ours): N-1's pool, each tree with the new key inserted
-    // where it is cheapest against the guess; else the best tree against the
-    // uniform strategy. Measured against carrying only N-1's basic trees with
-    // the new key in the middle (one run each, warm from N-1): N = 701 201 ->
-    // 11 rounds, 3.1 -> 1.2 s; N = 956 866 -> 51 rounds, 41.9 -> 11.9 s;
-    // N = 501..506 about equal (46 s in all): there the guess is poor and the
-    // master's pivots, not the start, dominate.
     let mut columns = Columns::default();
     let mut master = RestrictedMaster::new(game.rows(), &[]);
     master.set_working_set(options.working_set);
-    if options.method == Method::Auto
-        && let Some(prev) = previous
-    {
-        let weights = game.key_weights(&stretch(&prev.beta, n));
-        for tree in near_optimal(prev) {
-            columns.add(&game, &mut master, tree.cheapest_insertion(&weights));
-        }
-    }
-    if columns.trees.is_empty() {
-        columns.add(&game, &mut master, monotone_root_dp(&vec![1.0; n]).tree);
-    }
-
-    let gamma: Option<Vec<f64>> = match previous {
-        Some(p) => Some(stretch(&p.beta, n)),
-        None if options.method == Method::Auto => {
-            let (guess, cold_trees) = cold_start(&game, options.tolerance);
-            for tree in cold_trees {
-                columns.add(&game, &mut master, tree);
-            }
-            Some(guess)
-        }
-        None => None,
-    };
+    let gamma = first_columns(&game, options, previous, &mut columns, &mut master);
     // Our stability centre: the point with the best lower bound so far, starting
     // from the guess (which away from powers of two is exactly optimal for Alice).
     let mut centre: Option<Vec<f64>> = gamma.clone().filter(|_| options.method == Method::Auto);
@@ -246,23 +217,8 @@ pub fn solve(n: usize, options: &SolveOptions, previous: Option<&FloatSolution>)
         let pi: Vec<f64> = w.iter().map(|x| x / total).collect();
         let reduced = |tree: &Tree| 1.0 - game.column(tree).iter().zip(w).map(|(s, w)| f64::from(*s) * w).sum::<f64>();
 
-        // The points to price this round, nearest the stability centre first:
-        // the seed's guess mixing for `guess`; for `auto` the centre alone in
-        // the first round, then the spread from the centre to pi (`SPREAD`).
-        let points: Vec<Vec<f64>> = match (options.method, &gamma, &centre) {
-            (Method::Guess, Some(g), _) if guess_weight > 0.0 => vec![mix(g, &pi, guess_weight), pi.clone()],
-            (Method::Auto, _, Some(c)) => {
-                let first = (rounds == 1).then_some(1.0);
-                let mut points: Vec<Vec<f64>> = first.into_iter().chain(SPREAD).map(|w| mix(c, &pi, w)).collect();
-                if options.averaged_duals {
-                    let mean = average.as_ref().map_or_else(|| pi.clone(), |a| mix(&pi, a, AVERAGE_NEWEST));
-                    points.extend(TOWARD_AVERAGE.iter().map(|&w| mix(c, &mean, w)));
-                    average = Some(mean);
-                }
-                points
-            }
-            _ => vec![pi.clone()],
-        };
+        let points =
+            round_points(options, rounds == 1, gamma.as_deref(), centre.as_deref(), guess_weight, &pi, &mut average);
         // `auto` prices every point, so its points are priced in parallel (on
         // the idle threads of the sweep); the seed's methods stop at the
         // first improving point, so theirs are priced one by one.
@@ -345,6 +301,78 @@ pub fn solve(n: usize, options: &SolveOptions, previous: Option<&FloatSolution>)
         trace,
         seconds: start.elapsed().as_secs_f64(),
         pool: master.ever_basic().into_iter().map(|c| columns.trees[c].clone()).collect(),
+    }
+}
+
+/// The master's first columns, and the guess gamma the seed's `guess` and our
+/// stability centre start from: N-1's duals stretched to N, or for a cold
+/// `auto` the cold start's guess.
+fn first_columns(
+    game: &SymmetricGame,
+    options: &SolveOptions,
+    previous: Option<&FloatSolution>,
+    columns: &mut Columns,
+    master: &mut RestrictedMaster,
+) -> Option<Vec<f64>> {
+    let n = game.n;
+    // Initial columns (ours): N-1's pool, each tree with the new key inserted
+    // where it is cheapest against the guess; else the best tree against the
+    // uniform strategy. Measured against carrying only N-1's basic trees with
+    // the new key in the middle (one run each, warm from N-1): N = 701 201 ->
+    // 11 rounds, 3.1 -> 1.2 s; N = 956 866 -> 51 rounds, 41.9 -> 11.9 s;
+    // N = 501..506 about equal (46 s in all): there the guess is poor and the
+    // master's pivots, not the start, dominate.
+    if options.method == Method::Auto
+        && let Some(prev) = previous
+    {
+        let weights = game.key_weights(&stretch(&prev.beta, n));
+        for tree in near_optimal(prev) {
+            columns.add(game, master, tree.cheapest_insertion(&weights));
+        }
+    }
+    if columns.trees.is_empty() {
+        columns.add(game, master, monotone_root_dp(&vec![1.0; n]).tree);
+    }
+
+    match previous {
+        Some(p) => Some(stretch(&p.beta, n)),
+        None if options.method == Method::Auto => {
+            let (guess, cold_trees) = cold_start(game, options.tolerance);
+            for tree in cold_trees {
+                columns.add(game, master, tree);
+            }
+            Some(guess)
+        }
+        None => None,
+    }
+}
+
+/// The points to price in a round, nearest the stability centre first: the
+/// seed's guess mixing for `guess`; for `auto` the centre alone in the first
+/// round, then the spread from the centre to pi (`SPREAD`) and toward the
+/// running average of the duals (`TOWARD_AVERAGE`, which `average` keeps).
+fn round_points(
+    options: &SolveOptions,
+    first_round: bool,
+    gamma: Option<&[f64]>,
+    centre: Option<&[f64]>,
+    guess_weight: f64,
+    pi: &[f64],
+    average: &mut Option<Vec<f64>>,
+) -> Vec<Vec<f64>> {
+    match (options.method, gamma, centre) {
+        (Method::Guess, Some(g), _) if guess_weight > 0.0 => vec![mix(g, pi, guess_weight), pi.to_vec()],
+        (Method::Auto, _, Some(c)) => {
+            let first = first_round.then_some(1.0);
+            let mut points: Vec<Vec<f64>> = first.into_iter().chain(SPREAD).map(|w| mix(c, pi, w)).collect();
+            if options.averaged_duals {
+                let mean = average.as_ref().map_or_else(|| pi.to_vec(), |a| mix(pi, a, AVERAGE_NEWEST));
+                points.extend(TOWARD_AVERAGE.iter().map(|&w| mix(c, &mean, w)));
+                *average = Some(mean);
+            }
+            points
+        }
+        _ => vec![pi.to_vec()],
     }
 }
 
