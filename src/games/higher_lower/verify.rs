@@ -41,139 +41,30 @@ pub fn verify(method: Method, ns: &[usize], task: &StoredTask) -> anyhow::Result
     if let Err(why) = check_keys(method, ns, values, alice, bob, trace, &proof_tables) {
         return Ok(Verdict::failed(why));
     }
-    let (n_col, value_col, pivots_col) = (values.u32s("n")?, values.strs("value")?, values.u32s("exact_pivots")?);
-    let (support_col, guesses_col) = (values.u32s("bob_support")?, values.u8s("bob_max_guesses")?);
-    let (alice_support_col, unique_col) = (values.u32s("alice_support")?, values.bools("alice_unique")?);
-    let (dimension_col, tallest_col) = (values.u32s("face_dimension")?, values.u8s("bob_tallest_at_least")?);
-    let mut stored_proofs = match proofs::read(proof_rows, face_trees) {
-        Ok(stored) => stored,
-        Err(why) => return Ok(Verdict::failed(format!("{why:#}"))),
+    let mixtures = match read_mixtures(bob)? {
+        Ok(mixtures) => mixtures,
+        Err(why) => return Ok(Verdict::failed(why)),
     };
-    let (reason_col, status_col) = (values.strs("repair_reason")?, values.strs("exact_status")?);
-
-    let mut alphas: BTreeMap<u32, Vec<(u32, Rational)>> = BTreeMap::new();
-    let (an, ai, ap) = (alice.u32s("n")?, alice.u32s("i")?, alice.strs("prob")?);
-    for r in 0..alice.num_rows() {
-        alphas.entry(an.value(r)).or_default().push((ai.value(r), parse(ap.value(r))?));
-    }
-    // The height-limited games' alphas (keys 1..=N in order, `check_keys`).
-    let mut height_proofs: BTreeMap<u32, (u8, BTreeMap<u32, Rational>)> = BTreeMap::new();
-    let (hn, hi, hh) = (height_rows.u32s("n")?, height_rows.u32s("i")?, height_rows.u8s("refuted_height")?);
-    let hp = height_rows.strs("prob")?;
-    for r in 0..height_rows.num_rows() {
-        let entry = height_proofs.entry(hn.value(r)).or_insert_with(|| (hh.value(r), BTreeMap::new()));
-        entry.1.insert(hi.value(r), parse(hp.value(r))?);
-    }
-    let (bn, bw, bh) = (bob.u32s("n")?, bob.strs("weight")?, bob.u8s("height")?);
-    let depths = bob.column_as::<ListArray>("depths")?;
-    let mut mixtures: BTreeMap<u32, Vec<(Tree, Rational)>> = BTreeMap::new();
-    for r in 0..bob.num_rows() {
-        let list = depths.value(r);
-        let d = list.as_any().downcast_ref::<UInt8Array>().ok_or_else(|| anyhow!("depths are not u8 lists"))?;
-        let tree =
-            Tree::from_depths(d.values().to_vec()).map_err(|e| anyhow!("stored tree of N = {}: {e}", bn.value(r)))?;
-        if tree.len() != bn.value(r) as usize || tree.height() != bh.value(r) {
-            return Ok(Verdict::failed(format!(
-                "bob: N = {}: a tree of {} keys and height {} is stored with height {}",
-                bn.value(r),
-                tree.len(),
-                tree.height(),
-                bh.value(r)
-            )));
-        }
-        mixtures.entry(bn.value(r)).or_default().push((tree, parse(bw.value(r))?));
-    }
-
-    let (cn, cname) = (conjectures.u32s("n")?, conjectures.strs("name")?);
-    let (capplies, cholds) = (conjectures.bools("applies")?, conjectures.bools("holds")?);
-    let (cverdict, cdetail) = (conjectures.strs("verdict")?, conjectures.strs("detail")?);
-    let mut stored_checks: BTreeMap<u32, Vec<StoredCheck>> = BTreeMap::new();
-    for r in 0..conjectures.num_rows() {
-        stored_checks.entry(cn.value(r)).or_default().push(StoredCheck {
-            name: cname.value(r).to_string(),
-            applies: capplies.value(r),
-            holds: cholds.value(r),
-            verdict: cverdict.value(r).to_string(),
-            detail: cdetail.value(r).to_string(),
-        });
-    }
-
+    let mut stored = Strategies {
+        alphas: read_alphas(alice)?,
+        mixtures,
+        checks: read_checks(conjectures)?,
+        proofs: match proofs::read(proof_rows, face_trees) {
+            Ok(stored) => stored,
+            Err(why) => return Ok(Verdict::failed(format!("{why:#}"))),
+        },
+        height_proofs: read_height_proofs(height_rows)?,
+    };
     let (mut certified, mut repaired, mut failed) = (Vec::new(), Vec::new(), Vec::new());
     for row in 0..values.num_rows() {
-        let n = n_col.value(row);
-        let value = parse(value_col.value(row))?;
-        let mut alpha = alphas.remove(&n).unwrap_or_default();
-        alpha.sort_by_key(|(i, _)| *i);
-        let alpha: Vec<Rational> = alpha.into_iter().map(|(_, p)| p).collect();
-        let mixture = mixtures.remove(&n).unwrap_or_default();
-        let cert = match certify(&value, &alpha, &mixture) {
-            Err(why) => {
-                failed.push(format!("N = {n}: {why}"));
-                continue;
-            }
-            Ok(cert) => cert,
-        };
-        let face = match AliceFace::new(&value, &alpha, &mixture) {
-            Ok(face) => face,
-            Err(why) => {
-                failed.push(format!("N = {n}: the optimal face: {why}"));
-                continue;
-            }
-        };
-        let unique = face.dimension() == 0;
-        let stored = stored_checks.remove(&n).unwrap_or_default();
-        let recomputed: Vec<StoredCheck> = conjectures::check(&alpha)
-            .into_iter()
-            .zip(&stored)
-            .map(|(c, s)| StoredCheck {
-                name: c.name.to_string(),
-                applies: c.applies,
-                holds: c.holds,
-                verdict: s.verdict.clone(),
-                detail: c.detail,
-            })
-            .collect();
-        let unproven = stored.iter().find_map(|c| {
-            let proofs = stored_proofs.remove(&(n, c.name.clone())).unwrap_or_default();
-            verdicts::check(&face, &c.name, &c.verdict, &proofs).err()
-        });
-        let at_least = tallest_col.value(row);
-        let height_proof = height_proofs.remove(&n).map(|(refuted, p)| (refuted, p.into_values().collect::<Vec<_>>()));
-        let tallest_proven = at_least <= cert.bob_max_guesses
-            && height_proof.as_ref().is_none_or(|(refuted, _)| *refuted + 1 == at_least)
-            && height_limit::proves(&value, &alpha, height_proof.as_ref().map(|(_, p)| p.as_slice()), at_least);
-        let stored_status = status_col.value(row);
-        let repair_reason = reason_col.value(row);
-        if cert.bob_support as u32 != support_col.value(row) || cert.bob_max_guesses != guesses_col.value(row) {
-            failed.push(format!("N = {n}: stored support or max guesses disagree with the strategies"));
-        } else if cert.alice_support as u32 != alice_support_col.value(row) {
-            failed.push(format!("N = {n}: stored alice_support disagrees with Alice's strategy"));
-        } else if unique != unique_col.value(row) {
-            failed.push(format!(
-                "N = {n}: stored alice_unique is {}, the rank test gives {unique}",
-                unique_col.value(row)
-            ));
-        } else if face.dimension() as u32 != dimension_col.value(row) {
-            failed.push(format!("N = {n}: stored face_dimension disagrees with the strategies"));
-        } else if !tallest_proven {
-            failed.push(format!("N = {n}: bob_tallest_at_least = {at_least} is not proven by alpha or height_proofs"));
-        } else if stored != recomputed {
-            failed.push(format!("N = {n}: stored conjecture rows disagree with the recomputation from the strategies"));
-        } else if let Some(why) = unproven {
-            failed.push(format!("N = {n}: a conjecture's verdict is not proven by its stored proofs: {why}"));
-        } else if (stored_status == "repaired") == repair_reason.is_empty()
-            || !["certified", "repaired"].contains(&stored_status)
-        {
-            failed.push(format!(
-                "N = {n}: exact_status {stored_status:?} does not match repair_reason {repair_reason:?}"
-            ));
-        } else if stored_status == "repaired" {
-            repaired.push(format!("N = {n} ({} exact pivots: {repair_reason})", pivots_col.value(row)));
-        } else {
-            certified.push(n);
+        let n = values.u32s("n")?.value(row);
+        match check_n(values, row, &mut stored)? {
+            Err(why) => failed.push(format!("N = {n}: {why}")),
+            Ok(None) => certified.push(n),
+            Ok(Some(repair)) => repaired.push(format!("N = {n} ({repair})")),
         }
     }
-    if let Some(((n, name), _)) = stored_proofs.first_key_value() {
+    if let Some(((n, name), _)) = stored.proofs.first_key_value() {
         failed.push(format!("conjecture_proofs: proofs for N = {n}, {name}, which has no conjecture row"));
     }
     let summary = format!(
@@ -191,6 +82,162 @@ pub fn verify(method: Method, ns: &[usize], task: &StoredTask) -> anyhow::Result
     } else {
         Verdict::certified(summary)
     })
+}
+
+/// Alice's alpha of every N as (key, probability).
+type Alphas = BTreeMap<u32, Vec<(u32, Rational)>>;
+/// Bob's mixture of every N.
+type Mixtures = BTreeMap<u32, Vec<(Tree, Rational)>>;
+/// The height-limited game's alpha of every N that has one, with the height it refutes.
+type HeightProofs = BTreeMap<u32, (u8, BTreeMap<u32, Rational>)>;
+
+/// A task's stored strategies and proofs by N, read from its rows; each N's
+/// are taken out as it is checked, so what is left over has no `values` row.
+struct Strategies {
+    alphas: Alphas,
+    mixtures: Mixtures,
+    checks: BTreeMap<u32, Vec<StoredCheck>>,
+    proofs: proofs::StoredProofs,
+    height_proofs: HeightProofs,
+}
+
+/// Re-derives one N's row of `values` from its stored strategies and proofs:
+/// `Err(why)` when it fails, `Ok(Some(how))` when the stored result was a
+/// repair, `Ok(None)` when certified.
+fn check_n(
+    values: &RecordBatch,
+    row: usize,
+    stored: &mut Strategies,
+) -> anyhow::Result<Result<Option<String>, String>> {
+    let n = values.u32s("n")?.value(row);
+    let value = parse(values.strs("value")?.value(row))?;
+    let mut alpha = stored.alphas.remove(&n).unwrap_or_default();
+    alpha.sort_by_key(|(i, _)| *i);
+    let alpha: Vec<Rational> = alpha.into_iter().map(|(_, p)| p).collect();
+    let mixture = stored.mixtures.remove(&n).unwrap_or_default();
+    let cert = match certify(&value, &alpha, &mixture) {
+        Err(why) => return Ok(Err(why)),
+        Ok(cert) => cert,
+    };
+    let face = match AliceFace::new(&value, &alpha, &mixture) {
+        Ok(face) => face,
+        Err(why) => return Ok(Err(format!("the optimal face: {why}"))),
+    };
+    let unique = face.dimension() == 0;
+    let checks = stored.checks.remove(&n).unwrap_or_default();
+    let recomputed: Vec<StoredCheck> = conjectures::check(&alpha)
+        .into_iter()
+        .zip(&checks)
+        .map(|(c, s)| StoredCheck {
+            name: c.name.to_string(),
+            applies: c.applies,
+            holds: c.holds,
+            verdict: s.verdict.clone(),
+            detail: c.detail,
+        })
+        .collect();
+    let unproven = checks.iter().find_map(|c| {
+        let proofs = stored.proofs.remove(&(n, c.name.clone())).unwrap_or_default();
+        verdicts::check(&face, &c.name, &c.verdict, &proofs).err()
+    });
+    let at_least = values.u8s("bob_tallest_at_least")?.value(row);
+    let height_proof =
+        stored.height_proofs.remove(&n).map(|(refuted, p)| (refuted, p.into_values().collect::<Vec<_>>()));
+    let tallest_proven = at_least <= cert.bob_max_guesses
+        && height_proof.as_ref().is_none_or(|(refuted, _)| *refuted + 1 == at_least)
+        && height_limit::proves(&value, &alpha, height_proof.as_ref().map(|(_, p)| p.as_slice()), at_least);
+    let stored_status = values.strs("exact_status")?.value(row);
+    let repair_reason = values.strs("repair_reason")?.value(row);
+    let stored_unique = values.bools("alice_unique")?.value(row);
+    Ok(
+        if cert.bob_support as u32 != values.u32s("bob_support")?.value(row)
+            || cert.bob_max_guesses != values.u8s("bob_max_guesses")?.value(row)
+        {
+            Err("stored support or max guesses disagree with the strategies".into())
+        } else if cert.alice_support as u32 != values.u32s("alice_support")?.value(row) {
+            Err("stored alice_support disagrees with Alice's strategy".into())
+        } else if unique != stored_unique {
+            Err(format!("stored alice_unique is {stored_unique}, the rank test gives {unique}"))
+        } else if face.dimension() as u32 != values.u32s("face_dimension")?.value(row) {
+            Err("stored face_dimension disagrees with the strategies".into())
+        } else if !tallest_proven {
+            Err(format!("bob_tallest_at_least = {at_least} is not proven by alpha or height_proofs"))
+        } else if checks != recomputed {
+            Err("stored conjecture rows disagree with the recomputation from the strategies".into())
+        } else if let Some(why) = unproven {
+            Err(format!("a conjecture's verdict is not proven by its stored proofs: {why}"))
+        } else if (stored_status == "repaired") == repair_reason.is_empty()
+            || !["certified", "repaired"].contains(&stored_status)
+        {
+            Err(format!("exact_status {stored_status:?} does not match repair_reason {repair_reason:?}"))
+        } else if stored_status == "repaired" {
+            Ok(Some(format!("{} exact pivots: {repair_reason}", values.u32s("exact_pivots")?.value(row))))
+        } else {
+            Ok(None)
+        },
+    )
+}
+
+fn read_alphas(alice: &RecordBatch) -> anyhow::Result<Alphas> {
+    let mut alphas = Alphas::new();
+    let (an, ai, ap) = (alice.u32s("n")?, alice.u32s("i")?, alice.strs("prob")?);
+    for r in 0..alice.num_rows() {
+        alphas.entry(an.value(r)).or_default().push((ai.value(r), parse(ap.value(r))?));
+    }
+    Ok(alphas)
+}
+
+/// The height-limited games' alphas (keys 1..=N in order, `check_keys`).
+fn read_height_proofs(rows: &RecordBatch) -> anyhow::Result<HeightProofs> {
+    let mut height_proofs = HeightProofs::new();
+    let (hn, hi, hh, hp) = (rows.u32s("n")?, rows.u32s("i")?, rows.u8s("refuted_height")?, rows.strs("prob")?);
+    for r in 0..rows.num_rows() {
+        let entry = height_proofs.entry(hn.value(r)).or_insert_with(|| (hh.value(r), BTreeMap::new()));
+        entry.1.insert(hi.value(r), parse(hp.value(r))?);
+    }
+    Ok(height_proofs)
+}
+
+/// Bob's mixtures; the inner `Err` names a tree stored with the wrong height.
+fn read_mixtures(bob: &RecordBatch) -> anyhow::Result<Result<Mixtures, String>> {
+    let (bn, bw, bh) = (bob.u32s("n")?, bob.strs("weight")?, bob.u8s("height")?);
+    let depths = bob.column_as::<ListArray>("depths")?;
+    let mut mixtures = Mixtures::new();
+    for r in 0..bob.num_rows() {
+        let list = depths.value(r);
+        let d = list.as_any().downcast_ref::<UInt8Array>().ok_or_else(|| anyhow!("depths are not u8 lists"))?;
+        let tree =
+            Tree::from_depths(d.values().to_vec()).map_err(|e| anyhow!("stored tree of N = {}: {e}", bn.value(r)))?;
+        if tree.len() != bn.value(r) as usize || tree.height() != bh.value(r) {
+            return Ok(Err(format!(
+                "bob: N = {}: a tree of {} keys and height {} is stored with height {}",
+                bn.value(r),
+                tree.len(),
+                tree.height(),
+                bh.value(r)
+            )));
+        }
+        mixtures.entry(bn.value(r)).or_default().push((tree, parse(bw.value(r))?));
+    }
+    Ok(Ok(mixtures))
+}
+
+/// The stored conjecture rows of every N.
+fn read_checks(conjectures: &RecordBatch) -> anyhow::Result<BTreeMap<u32, Vec<StoredCheck>>> {
+    let (cn, cname) = (conjectures.u32s("n")?, conjectures.strs("name")?);
+    let (capplies, cholds) = (conjectures.bools("applies")?, conjectures.bools("holds")?);
+    let (cverdict, cdetail) = (conjectures.strs("verdict")?, conjectures.strs("detail")?);
+    let mut checks: BTreeMap<u32, Vec<StoredCheck>> = BTreeMap::new();
+    for r in 0..conjectures.num_rows() {
+        checks.entry(cn.value(r)).or_default().push(StoredCheck {
+            name: cname.value(r).to_string(),
+            applies: capplies.value(r),
+            holds: cholds.value(r),
+            verdict: cverdict.value(r).to_string(),
+            detail: cdetail.value(r).to_string(),
+        });
+    }
+    Ok(checks)
 }
 
 /// One stored row of the conjectures table (the verdict is checked against its proofs).
