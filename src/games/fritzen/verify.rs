@@ -5,9 +5,10 @@ use super::dice::{DICE, Dice};
 use super::dp::{Solution, resolve_street, solve};
 use super::model::Model;
 use super::penalty::{MAX_X, expected_penalties};
+use super::rollout::RolloutPolicy;
 use super::sim;
 use super::tables;
-use super::task::{FritzenTask, THRESHOLD_MAX_POT, spread};
+use super::task::{FritzenTask, GoalPair, THRESHOLD_MAX_POT, spread};
 use crate::artifacts::columns::{Columns, TableBuilder};
 use crate::exact::{DiceRational, Integer, Rational, Scalar, format_pq, parse_pq, to_f64};
 use crate::game::{StoredTask, Table, Verdict};
@@ -38,151 +39,189 @@ pub(super) fn verify(model: &Model, planned: &FritzenTask, task: &StoredTask) ->
 /// each the settings, throws, states, seats or policies it plans, in order.
 /// The checks below then read the parameters from rows known to be planned.
 fn check_keys(model: &Model, planned: &FritzenTask, task: &StoredTask) -> Result<(), String> {
-    let e = |e: anyhow::Error| e.to_string();
-    let strs = |table: &RecordBatch, name: &str| -> Result<Vec<String>, String> {
-        let column = table.strs(name).map_err(e)?;
-        Ok((0..table.num_rows()).map(|r| column.value(r).to_string()).collect())
-    };
-    let settings_of = |table: &RecordBatch| -> Result<Vec<String>, String> {
-        let (l, m, p) = (strs(table, "lambda")?, strs(table, "mu")?, strs(table, "pot")?);
-        Ok((0..table.num_rows()).map(|r| format!("lambda = {}, mu = {}, pot = {}", l[r], m[r], p[r])).collect())
-    };
-    let setting_key = |s: &Setting| {
-        format!("lambda = {}, mu = {}, pot = {}", format_pq(&s.lambda), format_pq(&s.mu), format_pq(&s.pot))
-    };
-    let goal_setting = |(lambda, mu): &(Rational, Rational)| Setting {
-        lambda: lambda.clone(),
-        mu: mu.clone(),
-        pot: Rational::from(0u32),
-    };
-    let throws: Vec<String> = model.throws[DICE].iter().map(|(d, _)| d.to_string()).collect();
-    let table = |name: &str| task.table(name).map_err(e);
-    let with_throws = |a: &[String], b: &[String]| -> Vec<String> {
-        a.iter().zip(b).map(|(setting, throw)| format!("{setting}, throw {throw}")).collect()
-    };
-    let shown = |k: &String| k.clone();
     match planned {
-        FritzenTask::Reference => {
-            exact_tables(task, &["penalties", "state_space", "goal_probabilities"])?;
-            let x = table("penalties")?.u8s("x").map_err(e)?.values().iter().map(|x| format!("U_{x}")).collect();
-            exact_sequence("penalties", x, (0..=MAX_X).map(|x| format!("U_{x}")).collect(), shown)?;
-            let expected = tables::reference(model).map_err(e)?;
-            exact_sequence(
-                "state_space",
-                strs(table("state_space")?, "name")?,
-                strs(&expected[1].batch, "name")?,
-                shown,
-            )?;
-            let goals = tables::INDICATOR_GOALS.iter().map(|g| g.0.to_string()).collect();
-            exact_sequence("goal_probabilities", strs(table("goal_probabilities")?, "goal")?, goals, shown)
-        }
-        FritzenTask::Settings { settings, policy, verify } => {
-            exact_tables(
-                task,
-                if *policy { &["summary", "first_throw", "policy"] } else { &["summary", "first_throw"] },
-            )?;
-            let planned_settings: Vec<String> = settings.iter().map(setting_key).collect();
-            let summary = table("summary")?;
-            exact_sequence("summary", settings_of(summary)?, planned_settings.clone(), shown)?;
-            let marks = summary.bools("verify_exact").map_err(e)?;
-            if (0..settings.len()).map(|r| marks.value(r)).ne(spread(settings.len(), *verify)) {
-                return Err(format!("summary: verify_exact does not mark the {verify} evenly spread settings planned"));
-            }
-            let first = table("first_throw")?;
-            let per_throw = |keys: &[String]| -> Vec<String> {
-                keys.iter().flat_map(|s| throws.iter().map(move |t| format!("{s}, throw {t}"))).collect()
-            };
-            exact_sequence(
-                "first_throw",
-                with_throws(&settings_of(first)?, &strs(first, "throw")?),
-                per_throw(&planned_settings),
-                shown,
-            )?;
-            if *policy {
-                let states: Vec<String> = tables::policy_states(model)
-                    .iter()
-                    .map(|(street, aside, throw)| {
-                        format!("{}, aside {aside}, throw {throw}", if *street { "street" } else { "normal" })
-                    })
-                    .collect();
-                let planned: Vec<String> =
-                    planned_settings.iter().flat_map(|s| states.iter().map(move |k| format!("{s}, {k}"))).collect();
-                let p = table("policy")?;
-                let (mode, aside, throw) = (strs(p, "mode")?, strs(p, "aside")?, strs(p, "throw")?);
-                let stored: Vec<String> = settings_of(p)?
-                    .iter()
-                    .enumerate()
-                    .map(|(r, s)| format!("{s}, {}, aside {}, throw {}", mode[r], aside[r], throw[r]))
-                    .collect();
-                exact_sequence("policy", stored, planned, shown)?;
-            }
-            Ok(())
-        }
-        FritzenTask::Thresholds { goal } => {
-            exact_tables(task, &["street_threshold"])?;
-            let t = table("street_threshold")?;
-            let (l, m) = (strs(t, "lambda")?, strs(t, "mu")?);
-            let stored: Vec<String> = strs(t, "throw")?
-                .iter()
-                .enumerate()
-                .map(|(r, th)| format!("lambda = {}, mu = {}, throw {th}", l[r], m[r]))
-                .collect();
-            let planned = throws
-                .iter()
-                .map(|th| format!("lambda = {}, mu = {}, throw {th}", format_pq(&goal.0), format_pq(&goal.1)))
-                .collect();
-            exact_sequence("street_threshold", stored, planned, shown)
-        }
-        FritzenTask::Simulation { label, seats, games, rounds, seed, fixed_pot } => {
-            exact_tables(task, &["sim"])?;
-            let t = table("sim")?;
-            let (tables_col, seat_col, street_col) =
-                (strs(t, "table")?, t.u32s("seat").map_err(e)?, t.bools("street_option").map_err(e)?);
-            let (players, g, r, sd, fp) = (
-                t.u32s("players").map_err(e)?,
-                t.u32s("games").map_err(e)?,
-                t.u32s("rounds").map_err(e)?,
-                t.u64s("seed").map_err(e)?,
-                t.i64s("fixed_pot").map_err(e)?,
-            );
-            let settings = settings_of(t)?;
-            let row_key = |table: &str, seat: u32, setting: &str, street: bool, run: (u32, u32, u32, u64, i64)| {
-                format!(
-                    "table {table}, seat {seat}: {setting}, street {street}, (players, games, rounds, seed, fixed pot) {run:?}"
-                )
-            };
-            let stored = (0..t.num_rows())
-                .map(|k| {
-                    let run = (players.value(k), g.value(k), r.value(k), sd.value(k), fp.value(k));
-                    row_key(&tables_col[k], seat_col.value(k), &settings[k], street_col.value(k), run)
-                })
-                .collect();
-            let run = (seats.len() as u32, *games, *rounds, *seed, fixed_pot.map_or(-1, i64::from));
-            let planned = seats
-                .iter()
-                .enumerate()
-                .map(|(k, (goal, street))| row_key(label, k as u32, &setting_key(&goal_setting(goal)), *street, run))
-                .collect();
-            exact_sequence("sim", stored, planned, shown)
-        }
-        FritzenTask::Rollout { goal, policies, rollouts, seed } => {
-            exact_tables(task, &["rollout"])?;
-            let t = table("rollout")?;
-            let (per_action, sd) = (t.u32s("rollouts_per_action").map_err(e)?, t.u64s("seed").map_err(e)?);
-            let settings = settings_of(t)?;
-            let stored = strs(t, "policy")?
-                .iter()
-                .enumerate()
-                .map(|(k, p)| format!("{}, {p}, {} rollouts, seed {}", settings[k], per_action.value(k), sd.value(k)))
-                .collect();
-            let setting = setting_key(&goal_setting(goal));
-            let planned = policies
-                .iter()
-                .map(|p| format!("{setting}, {}, {rollouts} rollouts, seed {seed}", p.as_str()))
-                .collect();
-            exact_sequence("rollout", stored, planned, shown)
-        }
+        FritzenTask::Reference => reference_keys(model, task),
+        FritzenTask::Settings { settings, policy, verify } => settings_keys(model, task, settings, *policy, *verify),
+        FritzenTask::Thresholds { goal } => thresholds_keys(model, task, goal),
+        FritzenTask::Simulation { label, seats, games, rounds, seed, fixed_pot } => simulation_keys(
+            task,
+            label,
+            seats,
+            (seats.len() as u32, *games, *rounds, *seed, fixed_pot.map_or(-1, i64::from)),
+        ),
+        FritzenTask::Rollout { goal, policies, rollouts, seed } => rollout_keys(task, goal, policies, *rollouts, *seed),
     }
+}
+
+/// (players, games, rounds, seed, fixed pot or -1) of a simulated table.
+type SimRun = (u32, u32, u32, u64, i64);
+
+fn error(e: anyhow::Error) -> String {
+    e.to_string()
+}
+
+fn table<'t>(task: &'t StoredTask, name: &str) -> Result<&'t RecordBatch, String> {
+    task.table(name).map_err(error)
+}
+
+/// A string column's values.
+fn strs(table: &RecordBatch, name: &str) -> Result<Vec<String>, String> {
+    let column = table.strs(name).map_err(error)?;
+    Ok((0..table.num_rows()).map(|r| column.value(r).to_string()).collect())
+}
+
+/// Each row's setting as `setting_key` writes it.
+fn settings_of(table: &RecordBatch) -> Result<Vec<String>, String> {
+    let (l, m, p) = (strs(table, "lambda")?, strs(table, "mu")?, strs(table, "pot")?);
+    Ok((0..table.num_rows()).map(|r| format!("lambda = {}, mu = {}, pot = {}", l[r], m[r], p[r])).collect())
+}
+
+fn setting_key(s: &Setting) -> String {
+    format!("lambda = {}, mu = {}, pot = {}", format_pq(&s.lambda), format_pq(&s.mu), format_pq(&s.pot))
+}
+
+/// A goal's setting with no street pot.
+fn goal_setting((lambda, mu): &(Rational, Rational)) -> Setting {
+    Setting { lambda: lambda.clone(), mu: mu.clone(), pot: Rational::from(0u32) }
+}
+
+/// Every first throw of five dice, as the tables write it.
+fn throws(model: &Model) -> Vec<String> {
+    model.throws[DICE].iter().map(|(d, _)| d.to_string()).collect()
+}
+
+fn reference_keys(model: &Model, task: &StoredTask) -> Result<(), String> {
+    exact_tables(task, &["penalties", "state_space", "goal_probabilities"])?;
+    let x = table(task, "penalties")?.u8s("x").map_err(error)?.values().iter().map(|x| format!("U_{x}")).collect();
+    exact_sequence("penalties", x, (0..=MAX_X).map(|x| format!("U_{x}")).collect(), String::clone)?;
+    let expected = tables::reference(model).map_err(error)?;
+    exact_sequence(
+        "state_space",
+        strs(table(task, "state_space")?, "name")?,
+        strs(&expected[1].batch, "name")?,
+        String::clone,
+    )?;
+    let goals = tables::INDICATOR_GOALS.iter().map(|g| g.0.to_string()).collect();
+    exact_sequence("goal_probabilities", strs(table(task, "goal_probabilities")?, "goal")?, goals, String::clone)
+}
+
+fn settings_keys(
+    model: &Model,
+    task: &StoredTask,
+    settings: &[Setting],
+    policy: bool,
+    verify: usize,
+) -> Result<(), String> {
+    let throws = throws(model);
+    exact_tables(task, if policy { &["summary", "first_throw", "policy"] } else { &["summary", "first_throw"] })?;
+    let planned_settings: Vec<String> = settings.iter().map(setting_key).collect();
+    let summary = table(task, "summary")?;
+    exact_sequence("summary", settings_of(summary)?, planned_settings.clone(), String::clone)?;
+    let marks = summary.bools("verify_exact").map_err(error)?;
+    if (0..settings.len()).map(|r| marks.value(r)).ne(spread(settings.len(), verify)) {
+        return Err(format!("summary: verify_exact does not mark the {verify} evenly spread settings planned"));
+    }
+    let first = table(task, "first_throw")?;
+    let per_throw = |keys: &[String]| -> Vec<String> {
+        keys.iter().flat_map(|s| throws.iter().map(move |t| format!("{s}, throw {t}"))).collect()
+    };
+    exact_sequence(
+        "first_throw",
+        settings_of(first)?.iter().zip(strs(first, "throw")?).map(|(s, throw)| format!("{s}, throw {throw}")).collect(),
+        per_throw(&planned_settings),
+        String::clone,
+    )?;
+    if policy {
+        let states: Vec<String> = tables::policy_states(model)
+            .iter()
+            .map(|(street, aside, throw)| {
+                format!("{}, aside {aside}, throw {throw}", if *street { "street" } else { "normal" })
+            })
+            .collect();
+        let planned: Vec<String> =
+            planned_settings.iter().flat_map(|s| states.iter().map(move |k| format!("{s}, {k}"))).collect();
+        let p = table(task, "policy")?;
+        let (mode, aside, throw) = (strs(p, "mode")?, strs(p, "aside")?, strs(p, "throw")?);
+        let stored: Vec<String> = settings_of(p)?
+            .iter()
+            .enumerate()
+            .map(|(r, s)| format!("{s}, {}, aside {}, throw {}", mode[r], aside[r], throw[r]))
+            .collect();
+        exact_sequence("policy", stored, planned, String::clone)?;
+    }
+    Ok(())
+}
+
+fn thresholds_keys(model: &Model, task: &StoredTask, goal: &(Rational, Rational)) -> Result<(), String> {
+    let throws = throws(model);
+    exact_tables(task, &["street_threshold"])?;
+    let t = table(task, "street_threshold")?;
+    let (l, m) = (strs(t, "lambda")?, strs(t, "mu")?);
+    let stored: Vec<String> = strs(t, "throw")?
+        .iter()
+        .enumerate()
+        .map(|(r, th)| format!("lambda = {}, mu = {}, throw {th}", l[r], m[r]))
+        .collect();
+    let planned = throws
+        .iter()
+        .map(|th| format!("lambda = {}, mu = {}, throw {th}", format_pq(&goal.0), format_pq(&goal.1)))
+        .collect();
+    exact_sequence("street_threshold", stored, planned, String::clone)
+}
+
+/// The seats of one simulated table, each with the run's parameters.
+fn simulation_keys(task: &StoredTask, label: &str, seats: &[(GoalPair, bool)], run: SimRun) -> Result<(), String> {
+    exact_tables(task, &["sim"])?;
+    let t = table(task, "sim")?;
+    let (tables_col, seat_col, street_col) =
+        (strs(t, "table")?, t.u32s("seat").map_err(error)?, t.bools("street_option").map_err(error)?);
+    let (players, g, r, sd, fp) = (
+        t.u32s("players").map_err(error)?,
+        t.u32s("games").map_err(error)?,
+        t.u32s("rounds").map_err(error)?,
+        t.u64s("seed").map_err(error)?,
+        t.i64s("fixed_pot").map_err(error)?,
+    );
+    let settings = settings_of(t)?;
+    let row_key = |table: &str, seat: u32, setting: &str, street: bool, run: (u32, u32, u32, u64, i64)| {
+        format!(
+            "table {table}, seat {seat}: {setting}, street {street}, (players, games, rounds, seed, fixed pot) {run:?}"
+        )
+    };
+    let stored = (0..t.num_rows())
+        .map(|k| {
+            let run = (players.value(k), g.value(k), r.value(k), sd.value(k), fp.value(k));
+            row_key(&tables_col[k], seat_col.value(k), &settings[k], street_col.value(k), run)
+        })
+        .collect();
+    let planned = seats
+        .iter()
+        .enumerate()
+        .map(|(k, (goal, street))| row_key(label, k as u32, &setting_key(&goal_setting(goal)), *street, run))
+        .collect();
+    exact_sequence("sim", stored, planned, String::clone)
+}
+
+fn rollout_keys(
+    task: &StoredTask,
+    goal: &(Rational, Rational),
+    policies: &[RolloutPolicy],
+    rollouts: u32,
+    seed: u64,
+) -> Result<(), String> {
+    exact_tables(task, &["rollout"])?;
+    let t = table(task, "rollout")?;
+    let (per_action, sd) = (t.u32s("rollouts_per_action").map_err(error)?, t.u64s("seed").map_err(error)?);
+    let settings = settings_of(t)?;
+    let stored = strs(t, "policy")?
+        .iter()
+        .enumerate()
+        .map(|(k, p)| format!("{}, {p}, {} rollouts, seed {}", settings[k], per_action.value(k), sd.value(k)))
+        .collect();
+    let setting = setting_key(&goal_setting(goal));
+    let planned =
+        policies.iter().map(|p| format!("{setting}, {}, {rollouts} rollouts, seed {seed}", p.as_str())).collect();
+    exact_sequence("rollout", stored, planned, String::clone)
 }
 
 fn close(stored: f64, exact: &Rational) -> bool {
@@ -331,43 +370,107 @@ fn exact_throw(model: &Model, exact: &ExactSetting, throw: &Dice) -> ExactThrow 
 fn settings(model: &Model, task: &StoredTask) -> anyhow::Result<Verdict> {
     let summary = task.table("summary")?;
     let first = task.table("first_throw")?;
-    let throws: Vec<Dice> = model.throws[DICE].iter().map(|(d, _)| *d).collect();
-    let per_setting = throws.len();
-    if first.num_rows() != per_setting * summary.num_rows() {
+    let mut check = FirstThrows {
+        model,
+        first,
+        throws: model.throws[DICE].iter().map(|(d, _)| *d).collect(),
+        findings: Vec::new(),
+        wrong_decisions: Vec::new(),
+    };
+    if first.num_rows() != check.throws.len() * summary.num_rows() {
         return Ok(Verdict::failed("first_throw does not have 462 rows per setting"));
     }
-    let (v0s, w0s, go, margin) =
-        (first.f64s("v0")?, first.f64s("w0")?, first.bools("go_street")?, first.f64s("margin")?);
-    let (best_normal, best_street) = (first.strs("best_normal")?, first.strs("best_street")?);
-    let mut findings: Vec<(usize, Dice, ExactThrow, &'static str)> = Vec::new();
-    let mut wrong_decisions: Vec<usize> = Vec::new();
     let mut verified = 0;
     for row in 0..summary.num_rows() {
         let setting = setting_at(summary, row)?;
-        let base = row * per_setting;
-        for (k, throw) in throws.iter().enumerate() {
-            let r = base + k;
+        if let Err(why) = check.consistent(row, &setting)? {
+            return Ok(Verdict::failed(why));
+        }
+        if summary.bools("verify_exact")?.value(row) {
+            verified += 1;
+            if let Err(why) = check.exactly(summary, row, &setting)? {
+                return Ok(Verdict::failed(why));
+            }
+        }
+    }
+    let ties: Vec<String> = check
+        .findings
+        .iter()
+        .filter(|f| !f.3.is_empty())
+        .map(|(row, throw, _, kind)| {
+            format!("{} {throw}: {kind}", setting_at(summary, *row).map(|s| s.label()).unwrap_or_default())
+        })
+        .collect();
+    let findings_table = exact_first_throw(summary, &check.findings)?;
+    let detail = format!(
+        "{} settings, {verified} recomputed exactly in Z[1/6]: values within {RELATIVE:e}, best actions optimal; {} ties or near-ties{}",
+        summary.num_rows(),
+        ties.len(),
+        if ties.is_empty() { String::new() } else { format!(" ({})", ties.join("; ")) }
+    );
+    if check.wrong_decisions.is_empty() {
+        return Ok(Verdict::certified(detail).with_findings(vec![findings_table]));
+    }
+    // Exact ties or sub-rounding margins decided the wrong way: flip them.
+    let flipped: HashSet<usize> = check.wrong_decisions.iter().copied().collect();
+    let go = first.bools("go_street")?;
+    let go_fixed: Vec<bool> = (0..first.num_rows()).map(|r| go.value(r) != flipped.contains(&r)).collect();
+    let replacement = replace_bool(first, "go_street", &go_fixed)?;
+    Ok(Verdict::repaired(
+        format!(
+            "{detail}; street decision repaired at {} first throws (exact ties or sub-rounding margins)",
+            flipped.len()
+        ),
+        vec![replacement],
+    )
+    .with_findings(vec![findings_table]))
+}
+
+/// One exact first throw of a setting: (summary row, throw, exact values, tie kind or "").
+type Finding = (usize, Dice, ExactThrow, &'static str);
+
+/// The check of a settings task's `first_throw` rows, setting by setting.
+struct FirstThrows<'a> {
+    model: &'a Model,
+    first: &'a RecordBatch,
+    /// The 462 first throws, in the order of each setting's rows.
+    throws: Vec<Dice>,
+    findings: Vec<Finding>,
+    /// Rows whose stored street decision the exact values contradict.
+    wrong_decisions: Vec<usize>,
+}
+
+impl FirstThrows<'_> {
+    /// The rows of summary row `row`'s setting: throws in order, margin and go_street consistent.
+    fn consistent(&self, row: usize, setting: &Setting) -> anyhow::Result<Result<(), String>> {
+        let first = self.first;
+        let (v0s, w0s, go, margin) =
+            (first.f64s("v0")?, first.f64s("w0")?, first.bools("go_street")?, first.f64s("margin")?);
+        for (k, throw) in self.throws.iter().enumerate() {
+            let r = row * self.throws.len() + k;
             if first.strs("throw")?.value(r) != throw.to_string() {
-                return Ok(Verdict::failed(format!("{}: first throws out of order at row {r}", setting.label())));
+                return Ok(Err(format!("{}: first throws out of order at row {r}", setting.label())));
             }
             if margin.value(r) != w0s.value(r) - v0s.value(r) || go.value(r) != (w0s.value(r) < v0s.value(r)) {
-                return Ok(Verdict::failed(format!(
-                    "{}: row {r} is inconsistent (margin or go_street)",
-                    setting.label()
-                )));
+                return Ok(Err(format!("{}: row {r} is inconsistent (margin or go_street)", setting.label())));
             }
         }
-        if !summary.bools("verify_exact")?.value(row) {
-            continue;
-        }
-        verified += 1;
-        let exact = ExactSetting::solve(model, &setting);
+        Ok(Ok(()))
+    }
+
+    /// The setting of summary row `row` solved exactly: every stored value,
+    /// best action and the expected costs; street decisions and ties noted.
+    fn exactly(&mut self, summary: &RecordBatch, row: usize, setting: &Setting) -> anyhow::Result<Result<(), String>> {
+        let (model, first) = (self.model, self.first);
+        let (v0s, w0s, go) = (first.f64s("v0")?, first.f64s("w0")?, first.bools("go_street")?);
+        let (best_normal, best_street) = (first.strs("best_normal")?, first.strs("best_street")?);
+        let exact = ExactSetting::solve(model, setting);
         let mut turn = Rational::from(0u32);
-        for (k, throw) in throws.iter().enumerate() {
-            let r = base + k;
+        for (k, throw) in self.throws.iter().enumerate() {
+            let r = row * self.throws.len() + k;
             let e = exact_throw(model, &exact, throw);
             if !close(v0s.value(r), &e.v0) || !close(w0s.value(r), &e.w0) {
-                return Ok(Verdict::failed(format!(
+                return Ok(Err(format!(
                     "{}, throw {throw}: stored V0 {} / W0 {} vs exact {} / {}",
                     setting.label(),
                     v0s.value(r),
@@ -383,73 +486,43 @@ fn settings(model: &Model, task: &StoredTask) -> anyhow::Result<Verdict> {
             let p = model.position(&stored_normal);
             let q = model.position(&stored_street);
             if exact.value(&exact.solution.normal[p]) != e.v0 || exact.value(&exact.solution.street[q]) != e.w0 {
-                return Ok(Verdict::failed(format!(
-                    "{}, throw {throw}: the stored best action is not optimal",
-                    setting.label()
-                )));
+                return Ok(Err(format!("{}, throw {throw}: the stored best action is not optimal", setting.label())));
             }
             let go_exact = e.w0 < e.v0;
             if go.value(r) != go_exact {
-                wrong_decisions.push(r);
+                self.wrong_decisions.push(r);
             }
-            let street_margin = to_f64(&(&e.w0 - &e.v0)).abs();
-            let normal_margin = e.second_normal.as_ref().map(|s| to_f64(&(s - &e.v0)));
-            let kind = if e.w0 == e.v0 {
-                "exact tie: street = normal"
-            } else if street_margin < NEAR_TIE {
-                "near tie: street vs normal"
-            } else if normal_margin == Some(0.0) {
-                "exact tie: two best normal actions"
-            } else if normal_margin.is_some_and(|m| m < NEAR_TIE) {
-                "near tie: two best normal actions"
-            } else {
-                ""
-            };
             let count = model.throws[DICE][k].1;
             turn += Rational::from_unsigneds(count, 46_656u32) * (if go_exact { &e.w0 } else { &e.v0 });
-            findings.push((row, *throw, e, kind));
+            let kind = tie_kind(&e);
+            self.findings.push((row, *throw, e, kind));
         }
         if !close(summary.f64s("expected_cost")?.value(row), &turn) {
-            return Ok(Verdict::failed(format!(
-                "{}: expected cost differs from the exact {}",
-                setting.label(),
-                to_f64(&turn)
-            )));
+            return Ok(Err(format!("{}: expected cost differs from the exact {}", setting.label(), to_f64(&turn))));
         }
         let no_street = exact.value(&exact.solution.normal_turn(model));
         if !close(summary.f64s("expected_cost_no_street")?.value(row), &no_street) {
-            return Ok(Verdict::failed(format!("{}: expected cost without street differs", setting.label())));
+            return Ok(Err(format!("{}: expected cost without street differs", setting.label())));
         }
+        Ok(Ok(()))
     }
-    let ties: Vec<String> = findings
-        .iter()
-        .filter(|f| !f.3.is_empty())
-        .map(|(row, throw, _, kind)| {
-            format!("{} {throw}: {kind}", setting_at(summary, *row).map(|s| s.label()).unwrap_or_default())
-        })
-        .collect();
-    let findings_table = exact_first_throw(summary, &findings)?;
-    let detail = format!(
-        "{} settings, {verified} recomputed exactly in Z[1/6]: values within {RELATIVE:e}, best actions optimal; {} ties or near-ties{}",
-        summary.num_rows(),
-        ties.len(),
-        if ties.is_empty() { String::new() } else { format!(" ({})", ties.join("; ")) }
-    );
-    if wrong_decisions.is_empty() {
-        return Ok(Verdict::certified(detail).with_findings(vec![findings_table]));
+}
+
+/// Whether a first throw's best choices tie exactly or nearly ("" if neither).
+fn tie_kind(e: &ExactThrow) -> &'static str {
+    let street_margin = to_f64(&(&e.w0 - &e.v0)).abs();
+    let normal_margin = e.second_normal.as_ref().map(|s| to_f64(&(s - &e.v0)));
+    if e.w0 == e.v0 {
+        "exact tie: street = normal"
+    } else if street_margin < NEAR_TIE {
+        "near tie: street vs normal"
+    } else if normal_margin == Some(0.0) {
+        "exact tie: two best normal actions"
+    } else if normal_margin.is_some_and(|m| m < NEAR_TIE) {
+        "near tie: two best normal actions"
+    } else {
+        ""
     }
-    // Exact ties or sub-rounding margins decided the wrong way: flip them.
-    let flipped: HashSet<usize> = wrong_decisions.iter().copied().collect();
-    let go_fixed: Vec<bool> = (0..first.num_rows()).map(|r| go.value(r) != flipped.contains(&r)).collect();
-    let replacement = replace_bool(first, "go_street", &go_fixed)?;
-    Ok(Verdict::repaired(
-        format!(
-            "{detail}; street decision repaired at {} first throws (exact ties or sub-rounding margins)",
-            flipped.len()
-        ),
-        vec![replacement],
-    )
-    .with_findings(vec![findings_table]))
 }
 
 /// `table` with one boolean column replaced.
@@ -462,7 +535,7 @@ fn replace_bool(table: &RecordBatch, name: &str, values: &[bool]) -> anyhow::Res
 
 /// The findings table: exact V0, W0 and margin of every first throw of the
 /// recomputed settings, with the tie marks.
-fn exact_first_throw(summary: &RecordBatch, rows: &[(usize, Dice, ExactThrow, &str)]) -> anyhow::Result<Table> {
+fn exact_first_throw(summary: &RecordBatch, rows: &[Finding]) -> anyhow::Result<Table> {
     let col = |name: &str| -> anyhow::Result<Vec<String>> {
         let c = summary.strs(name)?;
         Ok(rows.iter().map(|(r, ..)| c.value(*r).to_string()).collect())
