@@ -14,13 +14,13 @@
 //! (keys against the plan, values re-derived) passes.
 
 use crate::artifacts::columns::{Columns, TableBuilder};
-use crate::artifacts::{OutputDir, PartRecord, TaskRecord, VERIFICATION_TABLE, unix_now};
+use crate::artifacts::{OutputDir, PartRecord, StoredConfig, TaskRecord, VERIFICATION_TABLE, unix_now};
 use crate::config::ConfigFile;
 use crate::error::UserError;
 use crate::exact::{parse_canonical_pq, to_f64};
 use crate::game::{Game, Status, StoredTask, Task, Verdict};
 use crate::panics;
-use crate::sweep::{plan, progress_bar};
+use crate::sweep::{PlannedTask, plan, progress_bar};
 use arrow::array::{Array, StringArray};
 use arrow::datatypes::DataType;
 use arrow::record_batch::RecordBatch;
@@ -97,22 +97,9 @@ pub fn verify(games: &[Box<dyn Game>], dir: &Path, jobs: Option<usize>) -> anyho
         ))
         .into());
     }
+    let plans = stored_plans(games, &out, &configs, &mut problems);
     // The plan: every task of every stored config, by (game, id), with the
     // configs that plan it (a marker is checked against its own config).
-    let mut plans = Vec::new();
-    for stored in &configs {
-        let shown = out.relative(&stored.path);
-        match &stored.text {
-            Err(why) => problems.push(format!("{shown}: {why}; rerun its config to store it again")),
-            Ok(text) => match ConfigFile::from_text(&stored.path, text.clone()).and_then(|c| {
-                let tasks = plan(games, &c)?;
-                Ok((c.sha256.clone(), tasks))
-            }) {
-                Ok(plan) => plans.push(plan),
-                Err(why) => problems.push(format!("{shown}: cannot be planned by this version: {why}")),
-            },
-        }
-    }
     let mut planned: BTreeMap<TaskKey, Vec<(&str, &dyn Task)>> = BTreeMap::new();
     for (sha, tasks) in &plans {
         for task in tasks {
@@ -126,7 +113,7 @@ pub fn verify(games: &[Box<dyn Game>], dir: &Path, jobs: Option<usize>) -> anyho
     let markers = out.markers()?;
     let mut outcomes = Vec::new();
     let mut to_verify: Vec<(&dyn Task, &TaskRecord)> = Vec::new();
-    let mut marked: BTreeSet<(String, String)> = BTreeSet::new();
+    let mut marked: BTreeSet<TaskKey> = BTreeSet::new();
     for record in &markers.records {
         let key = (record.game.clone(), record.id.clone());
         marked.insert(key.clone());
@@ -152,8 +139,48 @@ pub fn verify(games: &[Box<dyn Game>], dir: &Path, jobs: Option<usize>) -> anyho
             detail: format!("damaged marker: {why}; a plain rerun recomputes the task"),
         });
     }
-    // Parts by task, to name what a missing task left behind and to find orphans.
-    let mut unmarked_parts: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
+    outcomes.extend(unmarked(games, &out, planned.keys(), &marked)?);
+    eprintln!("gamesweep: verifying {} tasks in {}", to_verify.len(), dir.display());
+    outcomes.extend(verify_all(&out, &to_verify, jobs)?);
+    outcomes.sort_by(|a, b| (&a.game, &a.task).cmp(&(&b.game, &b.task)));
+    Ok(Report { outcomes, problems })
+}
+
+/// Each stored config's sha256 and plan; a config that cannot be read or
+/// planned by this version is a problem of the directory.
+fn stored_plans<'g>(
+    games: &'g [Box<dyn Game>],
+    out: &OutputDir,
+    configs: &[StoredConfig],
+    problems: &mut Vec<String>,
+) -> Vec<(String, Vec<PlannedTask<'g>>)> {
+    let mut plans = Vec::new();
+    for stored in configs {
+        let shown = out.relative(&stored.path);
+        match &stored.text {
+            Err(why) => problems.push(format!("{shown}: {why}; rerun its config to store it again")),
+            Ok(text) => match ConfigFile::from_text(&stored.path, text.clone()).and_then(|c| {
+                let tasks = plan(games, &c)?;
+                Ok((c.sha256.clone(), tasks))
+            }) {
+                Ok(plan) => plans.push(plan),
+                Err(why) => problems.push(format!("{shown}: cannot be planned by this version: {why}")),
+            },
+        }
+    }
+    plans
+}
+
+/// Planned tasks without a marker (missing, with the parts and the failure
+/// they left), and parts of tasks no stored config plans (orphaned).
+fn unmarked<'k>(
+    games: &[Box<dyn Game>],
+    out: &OutputDir,
+    planned: impl Iterator<Item = &'k TaskKey>,
+    marked: &BTreeSet<TaskKey>,
+) -> anyhow::Result<Vec<Outcome>> {
+    let mut outcomes = Vec::new();
+    let mut unmarked_parts: BTreeMap<TaskKey, Vec<String>> = BTreeMap::new();
     for game in games {
         for (table, id) in out.parts(game.name())? {
             let key = (game.name().to_string(), id);
@@ -162,7 +189,7 @@ pub fn verify(games: &[Box<dyn Game>], dir: &Path, jobs: Option<usize>) -> anyho
             }
         }
     }
-    for key in planned.keys().filter(|k| !marked.contains(*k)) {
+    for key in planned.filter(|k| !marked.contains(*k)) {
         let left = unmarked_parts.remove(key).map_or(String::new(), |tables| {
             format!(" (parts without a marker: {}; a plain rerun recomputes them)", tables.join(", "))
         });
@@ -182,8 +209,15 @@ pub fn verify(games: &[Box<dyn Game>], dir: &Path, jobs: Option<usize>) -> anyho
             detail: format!("parts without a marker ({}), not planned by any stored config", tables.join(", ")),
         });
     }
+    Ok(outcomes)
+}
 
-    eprintln!("gamesweep: verifying {} tasks in {}", to_verify.len(), dir.display());
+/// Each marked task's own check, in parallel on `jobs` threads, with a progress bar.
+fn verify_all(
+    out: &OutputDir,
+    to_verify: &[(&dyn Task, &TaskRecord)],
+    jobs: Option<usize>,
+) -> anyhow::Result<Vec<Outcome>> {
     let progress = progress_bar(to_verify.len() as u64);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs.unwrap_or_else(rayon::current_num_threads)).build()?;
     let verified = pool.install(|| {
@@ -192,16 +226,14 @@ pub fn verify(games: &[Box<dyn Game>], dir: &Path, jobs: Option<usize>) -> anyho
             .with_max_len(1)
             .map(|(task, record)| {
                 progress.set_message(format!("{} {}", record.game, record.id));
-                let outcome = verify_task(&out, *task, record);
+                let outcome = verify_task(out, *task, record);
                 progress.inc(1);
                 outcome
             })
             .collect::<anyhow::Result<Vec<_>>>()
     })?;
     progress.finish_and_clear();
-    outcomes.extend(verified);
-    outcomes.sort_by(|a, b| (&a.game, &a.task).cmp(&(&b.game, &b.task)));
-    Ok(Report { outcomes, problems })
+    Ok(verified)
 }
 
 fn verify_task(out: &OutputDir, task: &dyn Task, record: &TaskRecord) -> anyhow::Result<Outcome> {

@@ -123,6 +123,57 @@ fn goal_pair(section: &Section, keys: &[&str], pair: &Pair) -> Result<GoalPair, 
 /// The section's tasks, in a stable order.
 pub fn plan(section: &Section) -> Result<Vec<FritzenTask>, UserError> {
     let config: FritzenConfig = section.parse()?;
+    let goals = goals(section, &config)?;
+    let mut tasks: Vec<FritzenTask> = vec![FritzenTask::Reference];
+    let settings: Vec<Setting> = goals
+        .iter()
+        .flat_map(|(lambda, mu)| {
+            config.pot.values().iter().map(|pot| Setting { lambda: lambda.clone(), mu: mu.clone(), pot: pot.clone() })
+        })
+        .collect();
+    for chunk in settings.chunks(config.chunk.get() as usize) {
+        tasks.push(FritzenTask::Settings {
+            settings: chunk.to_vec(),
+            policy: config.policy,
+            verify: config.verify_per_task.get() as usize,
+        });
+    }
+    if let Some(thresholds) = &config.thresholds {
+        let chosen = match &thresholds.goals {
+            Some(pairs) => pairs
+                .values()
+                .iter()
+                .map(|pair| goal_pair(section, &["thresholds", "goals"], pair))
+                .collect::<Result<Vec<_>, _>>()?,
+            None => goals.clone(),
+        };
+        tasks.extend(chosen.into_iter().map(|goal| FritzenTask::Thresholds { goal }));
+    }
+    if let Some(sim) = &config.simulation {
+        tasks.extend(simulation_tasks(section, sim)?);
+    }
+    if let Some(r) = &config.rollout {
+        if r.policies.is_empty() {
+            return Err(section.invalid(&["rollout", "policies"], "needs at least one of random, highest"));
+        }
+        for pair in r.goals.values() {
+            let goal = goal_pair(section, &["rollout", "goals"], pair)?;
+            tasks.push(FritzenTask::Rollout {
+                goal,
+                policies: r.policies.values().to_vec(),
+                rollouts: r.rollouts.get(),
+                seed: r.seed,
+            });
+        }
+    }
+    if tasks.len() == 1 {
+        return Err(section.invalid(&[], "nothing to solve: give lambda and mu, goals, simulation or rollout"));
+    }
+    Ok(tasks)
+}
+
+/// The goals of the sweep: the lambda x mu grid, then the listed pairs.
+fn goals(section: &Section, config: &FritzenConfig) -> Result<Vec<GoalPair>, UserError> {
     let mut goals: Vec<GoalPair> = Vec::new();
     match (&config.lambda, &config.mu) {
         (Some(lambdas), Some(mus)) => {
@@ -150,86 +201,47 @@ pub fn plan(section: &Section) -> Result<Vec<FritzenTask>, UserError> {
         }
         goals.push(goal);
     }
-    let mut tasks: Vec<FritzenTask> = vec![FritzenTask::Reference];
-    let settings: Vec<Setting> = goals
-        .iter()
-        .flat_map(|(lambda, mu)| {
-            config.pot.values().iter().map(|pot| Setting { lambda: lambda.clone(), mu: mu.clone(), pot: pot.clone() })
-        })
-        .collect();
-    for chunk in settings.chunks(config.chunk.get() as usize) {
-        tasks.push(FritzenTask::Settings {
-            settings: chunk.to_vec(),
-            policy: config.policy,
-            verify: config.verify_per_task.get() as usize,
-        });
+    Ok(goals)
+}
+
+/// One table per simulated goal with and without the street option, then the mixed tables.
+fn simulation_tasks(section: &Section, sim: &SimulationConfig) -> Result<Vec<FritzenTask>, UserError> {
+    let mut tasks = Vec::new();
+    if sim.goals.is_empty() && sim.mixed.is_empty() {
+        return Err(section.invalid(&["simulation"], "needs goals or mixed tables to simulate"));
     }
-    if let Some(thresholds) = &config.thresholds {
-        let chosen = match &thresholds.goals {
-            Some(pairs) => pairs
-                .values()
-                .iter()
-                .map(|pair| goal_pair(section, &["thresholds", "goals"], pair))
-                .collect::<Result<Vec<_>, _>>()?,
-            None => goals.clone(),
-        };
-        tasks.extend(chosen.into_iter().map(|goal| FritzenTask::Thresholds { goal }));
-    }
-    if let Some(sim) = &config.simulation {
-        if sim.goals.is_empty() && sim.mixed.is_empty() {
-            return Err(section.invalid(&["simulation"], "needs goals or mixed tables to simulate"));
-        }
-        let (games, rounds, seed, fixed_pot) =
-            (sim.games.get(), sim.rounds.get(), sim.seed, sim.fixed_pot.map(Bounded::get));
-        for pair in sim.goals.values() {
-            let goal = goal_pair(section, &["simulation", "goals"], pair)?;
-            for street in [false, true] {
-                tasks.push(FritzenTask::Simulation {
-                    label: format!(
-                        "{}-p{}-{}",
-                        goal_slug(&goal),
-                        sim.players.get(),
-                        if street { "street" } else { "normal" }
-                    ),
-                    seats: vec![(goal.clone(), street); sim.players.get() as usize],
-                    games,
-                    rounds,
-                    seed,
-                    fixed_pot,
-                });
-            }
-        }
-        for table in sim.mixed.values() {
-            if !(2..=6).contains(&table.len()) {
-                return Err(section.invalid(
-                    &["simulation", "mixed"],
-                    &format!("a table has {} players, allowed 2 to 6", table.len()),
-                ));
-            }
-            let seats = table
-                .iter()
-                .map(|pair| goal_pair(section, &["simulation", "mixed"], pair).map(|g| (g, true)))
-                .collect::<Result<Vec<_>, _>>()?;
-            let label = format!("mixed-{}", seats.iter().map(|(g, _)| goal_slug(g)).collect::<Vec<_>>().join("-"));
-            tasks.push(FritzenTask::Simulation { label, seats, games, rounds, seed, fixed_pot });
-        }
-    }
-    if let Some(r) = &config.rollout {
-        if r.policies.is_empty() {
-            return Err(section.invalid(&["rollout", "policies"], "needs at least one of random, highest"));
-        }
-        for pair in r.goals.values() {
-            let goal = goal_pair(section, &["rollout", "goals"], pair)?;
-            tasks.push(FritzenTask::Rollout {
-                goal,
-                policies: r.policies.values().to_vec(),
-                rollouts: r.rollouts.get(),
-                seed: r.seed,
+    let (games, rounds, seed, fixed_pot) =
+        (sim.games.get(), sim.rounds.get(), sim.seed, sim.fixed_pot.map(Bounded::get));
+    for pair in sim.goals.values() {
+        let goal = goal_pair(section, &["simulation", "goals"], pair)?;
+        for street in [false, true] {
+            tasks.push(FritzenTask::Simulation {
+                label: format!(
+                    "{}-p{}-{}",
+                    goal_slug(&goal),
+                    sim.players.get(),
+                    if street { "street" } else { "normal" }
+                ),
+                seats: vec![(goal.clone(), street); sim.players.get() as usize],
+                games,
+                rounds,
+                seed,
+                fixed_pot,
             });
         }
     }
-    if tasks.len() == 1 {
-        return Err(section.invalid(&[], "nothing to solve: give lambda and mu, goals, simulation or rollout"));
+    for table in sim.mixed.values() {
+        if !(2..=6).contains(&table.len()) {
+            return Err(section
+                .invalid(&["simulation", "mixed"], &format!("a table has {} players, allowed 2 to 6", table.len())));
+        }
+        let seats = table
+            .iter()
+            .map(|pair| goal_pair(section, &["simulation", "mixed"], pair).map(|g| (g, true)))
+            .collect::<Result<Vec<_>, _>>()?;
+        let label = format!("mixed-{}", seats.iter().map(|(g, _)| goal_slug(g)).collect::<Vec<_>>().join("-"));
+        tasks.push(FritzenTask::Simulation { label, seats, games, rounds, seed, fixed_pot });
     }
+
     Ok(tasks)
 }
