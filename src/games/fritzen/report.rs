@@ -292,6 +292,21 @@ fn simulations(
     let Some(t) = data.table("fritzen", "sim")? else {
         return Ok(missing(md, "simulations")?);
     };
+    simulation_rows(md, &t)?;
+    let by_goal = street_pairs(&t)?;
+    if let Some(figure) = simulation_figure(&by_goal)? {
+        md.push_str(&figure.markdown(
+            "\nMean own penalty and penalty dealt per turn, with and without the street option (thesis figure 4).",
+        ));
+        figures.push(figure);
+    }
+    street_effect(md, thesis, &by_goal)?;
+    md.push('\n');
+    Ok(())
+}
+
+/// Every seat of every simulated table.
+fn simulation_rows(md: &mut String, t: &RecordBatch) -> anyhow::Result<()> {
     writeln!(md, "### Figure 4: simulated games (mean per turn, +- standard error)\n")?;
     writeln!(
         md,
@@ -316,8 +331,15 @@ fn simulations(
             t.u64s("streets_announced")?.value(r)
         )?;
     }
-    // The thesis's reading: with vs without street, per goal (seat 0 of the identical tables).
-    let mut by_goal: BTreeMap<(String, String), [Option<SeatMeans>; 2]> = BTreeMap::new();
+    Ok(())
+}
+
+/// Seat 0 of each identical table by goal (lambda, mu as "p/q"): without and with the street option.
+type StreetPairs = BTreeMap<(String, String), [Option<SeatMeans>; 2]>;
+
+/// The thesis's reading: with vs without street, per goal (seat 0 of the identical tables).
+fn street_pairs(t: &RecordBatch) -> anyhow::Result<StreetPairs> {
+    let mut by_goal = StreetPairs::new();
     for r in 0..t.num_rows() {
         let label = t.strs("table")?.value(r);
         if label.starts_with("mixed") || t.u32s("seat")?.value(r) != 0 {
@@ -332,11 +354,11 @@ fn simulations(
             t.f64s("dealt_se")?.value(r),
         ));
     }
-    let raises_own = thesis["street_raises_own_only_at"].as_array().expect("a pair");
-    let own_goal = (
-        parse_exact(raises_own[0].as_str().expect("string")).expect("number"),
-        parse_exact(raises_own[1].as_str().expect("string")).expect("number"),
-    );
+    Ok(by_goal)
+}
+
+/// Own penalty and penalty dealt per goal, with and without the street option (figure 4).
+fn simulation_figure(by_goal: &StreetPairs) -> anyhow::Result<Option<Figure>> {
     let groups: Vec<Bars> = by_goal
         .iter()
         .filter_map(|((lambda, mu), pair)| {
@@ -348,24 +370,31 @@ fn simulations(
             })
         })
         .collect();
-    if !groups.is_empty() {
-        let figure = Figure {
-            file: "fritzen_simulation.png".into(),
-            png: bars(
-                &Axes {
-                    title: "Simulated games: mean penalty per turn (+- 1 SE)",
-                    x: "(lambda, mu)",
-                    y: "penalty per turn",
-                },
-                &["own, no street", "own, street", "dealt, no street", "dealt, street"],
-                &groups,
-            )?,
-        };
-        md.push_str(&figure.markdown(
-            "\nMean own penalty and penalty dealt per turn, with and without the street option (thesis figure 4).",
-        ));
-        figures.push(figure);
+    if groups.is_empty() {
+        return Ok(None);
     }
+    Ok(Some(Figure {
+        file: "fritzen_simulation.png".into(),
+        png: bars(
+            &Axes {
+                title: "Simulated games: mean penalty per turn (+- 1 SE)",
+                x: "(lambda, mu)",
+                y: "penalty per turn",
+            },
+            &["own, no street", "own, street", "dealt, no street", "dealt, street"],
+            &groups,
+        )?,
+    }))
+}
+
+/// The street option's effect on the penalty dealt and the own penalty, in
+/// standard errors, beside the thesis's reading.
+fn street_effect(md: &mut String, thesis: &toml::Table, by_goal: &StreetPairs) -> anyhow::Result<()> {
+    let raises_own = thesis["street_raises_own_only_at"].as_array().expect("a pair");
+    let own_goal = (
+        parse_exact(raises_own[0].as_str().expect("string")).expect("number"),
+        parse_exact(raises_own[1].as_str().expect("string")).expect("number"),
+    );
     writeln!(
         md,
         "\nThe thesis: the street option raises the penalty dealt for every goal, and the own penalty only at (1, 3). Ours (difference with - without street, in standard errors of the difference):\n"
@@ -374,7 +403,7 @@ fn simulations(
         md,
         "| (lambda, mu) | dealt: change | raises dealt | own: change | raises own | thesis says own rises |\n|---|---|---|---|---|---|"
     )?;
-    for ((lambda, mu), pair) in &by_goal {
+    for ((lambda, mu), pair) in by_goal {
         let [Some(without), Some(with)] = pair else { continue };
         let z = |a: f64, sa: f64, b: f64, sb: f64| (b - a) / (sa * sa + sb * sb).sqrt();
         let (dz, oz) = (z(without.2, without.3, with.2, with.3), z(without.0, without.1, with.0, with.1));
@@ -393,7 +422,6 @@ fn simulations(
             yes(thesis_own)
         )?;
     }
-    md.push('\n');
     Ok(())
 }
 
