@@ -4,7 +4,7 @@
 use super::conjectures;
 use super::exact_stage::ExactOutcome;
 use super::solver::FloatSolution;
-use super::verdicts::FaceOutcome;
+use super::verdicts::{Decided, FaceOutcome};
 use crate::artifacts::columns::TableBuilder;
 use crate::exact::{format_pq, to_f64};
 use crate::game::Table;
@@ -17,8 +17,28 @@ pub type Solved = (FloatSolution, ExactOutcome, FaceOutcome);
 
 /// All tables of one task from its solved N.
 pub fn tables(solved: &[Solved]) -> anyhow::Result<Vec<Table>> {
-    let method = |f: &FloatSolution| f.method.as_str();
-    let values = TableBuilder::new()
+    let decided: Vec<(u32, &str, &[Decided])> =
+        solved.iter().map(|(f, _, face)| (f.n as u32, method(f), face.decided.as_slice())).collect();
+    let [proofs, face_trees] = super::proofs::tables(&decided)?;
+    Ok(vec![
+        values(solved)?,
+        alice(solved)?,
+        bob(solved)?,
+        trace(solved)?,
+        conjectures(solved)?,
+        proofs,
+        face_trees,
+        height_proofs(solved)?,
+    ])
+}
+
+fn method(f: &FloatSolution) -> &'static str {
+    f.method.as_str()
+}
+
+/// One row per N: the value, the solver's effort, the exact and face stages' findings.
+fn values(solved: &[Solved]) -> anyhow::Result<Table> {
+    TableBuilder::new()
         .u32("n", solved.iter().map(|(f, _, _)| f.n as u32))
         .str("method", solved.iter().map(|(f, _, _)| method(f)))
         .str("value", solved.iter().map(|(_, e, _)| format_pq(&e.value)))
@@ -45,27 +65,33 @@ pub fn tables(solved: &[Solved]) -> anyhow::Result<Vec<Table>> {
         .f64("solve_seconds", solved.iter().map(|(f, _, _)| f.seconds))
         .f64("exact_seconds", solved.iter().map(|(_, e, _)| e.seconds))
         .f64("face_seconds", solved.iter().map(|(_, _, face)| face.seconds))
-        .build("values")?;
+        .build("values")
+}
 
+/// Alice's alpha: one row per (N, key).
+fn alice(solved: &[Solved]) -> anyhow::Result<Table> {
     let alice: Vec<(u32, &str, u32, &crate::exact::Rational)> = solved
         .iter()
         .flat_map(|(f, e, _)| e.alpha.iter().enumerate().map(move |(i, p)| (f.n as u32, method(f), i as u32 + 1, p)))
         .collect();
-    let alice = TableBuilder::new()
+    TableBuilder::new()
         .u32("n", alice.iter().map(|r| r.0))
         .str("method", alice.iter().map(|r| r.1))
         .u32("i", alice.iter().map(|r| r.2))
         .str("prob", alice.iter().map(|r| format_pq(r.3)))
         .f64("prob_f64", alice.iter().map(|r| to_f64(r.3)))
-        .build("alice")?;
+        .build("alice")
+}
 
+/// Bob's mixture: one row per (N, tree) with its depths.
+fn bob(solved: &[Solved]) -> anyhow::Result<Table> {
     let bob: Vec<(u32, &str, u32, &crate::exact::Rational, Vec<u8>)> = solved
         .iter()
         .flat_map(|(f, e, _)| {
             e.bob.iter().enumerate().map(move |(k, (t, y))| (f.n as u32, method(f), k as u32, y, t.depths().to_vec()))
         })
         .collect();
-    let bob_table = TableBuilder::new()
+    TableBuilder::new()
         .u32("n", bob.iter().map(|r| r.0))
         .str("method", bob.iter().map(|r| r.1))
         .u32("tree", bob.iter().map(|r| r.2))
@@ -73,19 +99,25 @@ pub fn tables(solved: &[Solved]) -> anyhow::Result<Vec<Table>> {
         .f64("weight_f64", bob.iter().map(|r| to_f64(r.3)))
         .u8("height", bob.iter().map(|r| r.4.iter().copied().max().unwrap_or(0)))
         .u8_lists("depths", bob.into_iter().map(|r| r.4))
-        .build("bob")?;
+        .build("bob")
+}
 
+/// The bounds of every pricing round.
+fn trace(solved: &[Solved]) -> anyhow::Result<Table> {
     let trace: Vec<(u32, &str, &super::solver::TracePoint)> =
         solved.iter().flat_map(|(f, _, _)| f.trace.iter().map(move |t| (f.n as u32, method(f), t))).collect();
-    let trace = TableBuilder::new()
+    TableBuilder::new()
         .u32("n", trace.iter().map(|r| r.0))
         .str("method", trace.iter().map(|r| r.1))
         .u32("round", trace.iter().map(|r| r.2.round))
         .f64("upper_f64", trace.iter().map(|r| r.2.upper))
         .f64("lower_f64", trace.iter().map(|r| r.2.lower))
         .u64("pivots", trace.iter().map(|r| r.2.pivots))
-        .build("trace")?;
+        .build("trace")
+}
 
+/// One row per (N, conjecture): checked on alpha*, and its verdict over the optimal face.
+fn conjectures(solved: &[Solved]) -> anyhow::Result<Table> {
     let checks: Vec<(u32, &str, &'static str, super::conjectures::Check)> = solved
         .iter()
         .flat_map(|(f, e, face)| {
@@ -95,7 +127,7 @@ pub fn tables(solved: &[Solved]) -> anyhow::Result<Vec<Table>> {
             })
         })
         .collect();
-    let conjectures = TableBuilder::new()
+    TableBuilder::new()
         .u32("n", checks.iter().map(|r| r.0))
         .str("method", checks.iter().map(|r| r.1))
         .str("name", checks.iter().map(|r| r.3.name))
@@ -103,11 +135,11 @@ pub fn tables(solved: &[Solved]) -> anyhow::Result<Vec<Table>> {
         .bool("holds", checks.iter().map(|r| r.3.holds))
         .str("verdict", checks.iter().map(|r| r.2))
         .str("detail", checks.iter().map(|r| r.3.detail.as_str()))
-        .build("conjectures")?;
-    let decided: Vec<(u32, &str, &[super::verdicts::Decided])> =
-        solved.iter().map(|(f, _, face)| (f.n as u32, method(f), face.decided.as_slice())).collect();
-    let [proofs, face_trees] = super::proofs::tables(&decided)?;
+        .build("conjectures")
+}
 
+/// The height-limited game's alpha where alpha* does not prove Table 3.1's bound.
+fn height_proofs(solved: &[Solved]) -> anyhow::Result<Table> {
     let height: Vec<(u32, &str, u8, u32, &crate::exact::Rational)> = solved
         .iter()
         .flat_map(|(f, _, face)| {
@@ -119,14 +151,13 @@ pub fn tables(solved: &[Solved]) -> anyhow::Result<Vec<Table>> {
                 .map(move |(i, p)| (f.n as u32, method(f), refuted, i as u32 + 1, p))
         })
         .collect();
-    let height_proofs = TableBuilder::new()
+    TableBuilder::new()
         .u32("n", height.iter().map(|r| r.0))
         .str("method", height.iter().map(|r| r.1))
         .u8("refuted_height", height.iter().map(|r| r.2))
         .u32("i", height.iter().map(|r| r.3))
         .str("prob", height.iter().map(|r| format_pq(r.4)))
-        .build("height_proofs")?;
-    Ok(vec![values, alice, bob_table, trace, conjectures, proofs, face_trees, height_proofs])
+        .build("height_proofs")
 }
 
 /// Each output table over all N of a task: the tables of every N (by name,
