@@ -284,14 +284,7 @@ pub fn solve(n: usize, options: &SolveOptions, previous: Option<&FloatSolution>)
         method: options.method,
         value: 1.0 / (2.0 * optimum.objective),
         lower,
-        basis: master
-            .basis()
-            .into_iter()
-            .map(|v| match v {
-                Var::Slack(j) => BasicVar::Slack(j),
-                Var::Column(c) => BasicVar::Tree(columns.trees[c].clone()),
-            })
-            .collect(),
+        basis: basis(&master, &columns),
         beta: optimum.duals.iter().map(|x| x / total).collect(),
         iterations: master.iterations(),
         rounds,
@@ -302,6 +295,18 @@ pub fn solve(n: usize, options: &SolveOptions, previous: Option<&FloatSolution>)
         seconds: start.elapsed().as_secs_f64(),
         pool: master.ever_basic().into_iter().map(|c| columns.trees[c].clone()).collect(),
     }
+}
+
+/// The master's final basis, with each basic column as its tree.
+fn basis(master: &RestrictedMaster, columns: &Columns) -> Vec<BasicVar> {
+    master
+        .basis()
+        .into_iter()
+        .map(|v| match v {
+            Var::Slack(j) => BasicVar::Slack(j),
+            Var::Column(c) => BasicVar::Tree(columns.trees[c].clone()),
+        })
+        .collect()
 }
 
 /// The master's first columns, and the guess gamma the seed's `guess` and our

@@ -14,7 +14,7 @@
 //! the conjecture, only "holds for every" can be proven (else a minimising
 //! point is the failing witness); if not, only "fails for every".
 
-use super::conjectures::{self, NAMES};
+use super::conjectures::{self, Inequality, NAMES};
 use super::face::{AliceFace, LowerBound};
 use super::tree::Tree;
 use crate::exact::Rational;
@@ -138,11 +138,7 @@ fn decide(face: &AliceFace, name: &'static str, inequalities: &[conjectures::Ine
 }
 
 /// The functional sign * sum_i w_i g_i over the keys.
-pub fn combined(
-    inequalities: &[conjectures::Inequality],
-    sign: i8,
-    weights: &[(usize, Rational)],
-) -> Option<Vec<Rational>> {
+pub fn combined(inequalities: &[Inequality], sign: i8, weights: &[(usize, Rational)]) -> Option<Vec<Rational>> {
     let n = inequalities.first()?.g.len();
     let mut h = vec![Rational::from(0); n];
     for (i, w) in weights {
@@ -214,37 +210,8 @@ pub fn check(face: &AliceFace, name: &str, verdict: &str, proofs: &[Proof]) -> R
             Err(format!("{name}: alpha is unique and decides {expected:?}, not {verdict:?}"))
         };
     }
-    // Each box proof: the bound its multipliers prove for +-alpha_key, as claimed; the box
-    // counts only when both sides of every direction's own key are there.
-    let mut sides: BTreeMap<(usize, i8), &LowerBound> = BTreeMap::new();
-    for proof in proofs {
-        if let Proof::Box { key, sign, lower } = proof {
-            let mut h = vec![Rational::from(0); n];
-            *h.get_mut(*key).ok_or(format!("{name}: a box on key {key} of {n}"))? = Rational::from(*sign);
-            let proven = face.check_bound(&h, &lower.multipliers).map_err(|e| format!("{name}: {e}"))?;
-            if proven != lower.bound || sides.insert((*key, *sign), lower).is_some() {
-                return Err(format!("{name}: a box side claimed {}, its multipliers prove {proven}", lower.bound));
-            }
-        }
-    }
-    let whole_box: Option<Vec<[LowerBound; 2]>> = face
-        .free_keys()
-        .iter()
-        .map(|&k| Some([(*sides.get(&(k, 1))?).clone(), (*sides.get(&(k, -1))?).clone()]))
-        .collect();
-    // Each bound proof: the bound its multipliers prove for its functional, as claimed.
-    for proof in proofs {
-        if let Proof::Bound { sign, weights, lower } = proof {
-            if weights.is_empty() || weights.iter().any(|(_, w)| *w < 0u32) || ![1, -1].contains(sign) {
-                return Err(format!("{name}: a bound with weights {weights:?} and sign {sign}"));
-            }
-            let h = combined(&inequalities, *sign, weights).ok_or(format!("{name}: a weight on no inequality"))?;
-            let proven = face.check_bound(&h, &lower.multipliers).map_err(|e| format!("{name}: {e}"))?;
-            if proven != lower.bound {
-                return Err(format!("{name}: a bound claimed {}, its multipliers prove {proven}", lower.bound));
-            }
-        }
-    }
+    let whole_box = checked_box(face, name, proofs)?;
+    check_bounds(face, name, &inequalities, proofs)?;
     let bounds: Vec<(i8, &Weights, &Rational)> = proofs
         .iter()
         .filter_map(|p| match p {
@@ -280,26 +247,75 @@ pub fn check(face: &AliceFace, name: &str, verdict: &str, proofs: &[Proof]) -> R
                 Err(format!("{name}: no proof that it fails on every optimal alpha"))
             }
         }
-        DEPENDS => {
-            let mut labels = Vec::new();
-            for proof in proofs {
-                let Proof::Witness { holds: label, alpha } = proof else {
-                    return Err(format!("{name}: a bound or box beside witnesses"));
-                };
-                let alpha = alpha.as_deref().unwrap_or(face.alpha());
-                if !face.is_optimal(alpha) {
-                    return Err(format!("{name}: a witness is not an optimal strategy of Alice's"));
-                }
-                if holds(alpha) != *label {
-                    return Err(format!("{name}: a witness labelled holds = {label} does the opposite"));
-                }
-                labels.push(*label);
-            }
-            labels.sort_unstable();
-            if labels == [false, true] { Ok(()) } else { Err(format!("{name}: witnesses {labels:?}")) }
-        }
+        DEPENDS => check_witnesses(face, name, &holds, proofs),
         other => Err(format!("{name}: unknown verdict {other:?}")),
     }
+}
+
+/// Each box proof: the bound its multipliers prove for +-alpha_key, as
+/// claimed. The box counts only when both sides of every direction's own key
+/// are there: then it is returned, one [lower, upper side] per free key.
+fn checked_box(face: &AliceFace, name: &str, proofs: &[Proof]) -> Result<Option<Vec<[LowerBound; 2]>>, String> {
+    let n = face.alpha().len();
+    let mut sides: BTreeMap<(usize, i8), &LowerBound> = BTreeMap::new();
+    for proof in proofs {
+        if let Proof::Box { key, sign, lower } = proof {
+            let mut h = vec![Rational::from(0); n];
+            *h.get_mut(*key).ok_or(format!("{name}: a box on key {key} of {n}"))? = Rational::from(*sign);
+            let proven = face.check_bound(&h, &lower.multipliers).map_err(|e| format!("{name}: {e}"))?;
+            if proven != lower.bound || sides.insert((*key, *sign), lower).is_some() {
+                return Err(format!("{name}: a box side claimed {}, its multipliers prove {proven}", lower.bound));
+            }
+        }
+    }
+    Ok(face
+        .free_keys()
+        .iter()
+        .map(|&k| Some([(*sides.get(&(k, 1))?).clone(), (*sides.get(&(k, -1))?).clone()]))
+        .collect())
+}
+
+/// Each bound proof: the bound its multipliers prove for its functional, as claimed.
+fn check_bounds(face: &AliceFace, name: &str, inequalities: &[Inequality], proofs: &[Proof]) -> Result<(), String> {
+    for proof in proofs {
+        if let Proof::Bound { sign, weights, lower } = proof {
+            if weights.is_empty() || weights.iter().any(|(_, w)| *w < 0u32) || ![1, -1].contains(sign) {
+                return Err(format!("{name}: a bound with weights {weights:?} and sign {sign}"));
+            }
+            let h = combined(inequalities, *sign, weights).ok_or(format!("{name}: a weight on no inequality"))?;
+            let proven = face.check_bound(&h, &lower.multipliers).map_err(|e| format!("{name}: {e}"))?;
+            if proven != lower.bound {
+                return Err(format!("{name}: a bound claimed {}, its multipliers prove {proven}", lower.bound));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Witnesses only, each an optimal alpha on which the conjecture does what
+/// its label says, one labelled holds and one labelled fails.
+fn check_witnesses(
+    face: &AliceFace,
+    name: &str,
+    holds: &dyn Fn(&[Rational]) -> bool,
+    proofs: &[Proof],
+) -> Result<(), String> {
+    let mut labels = Vec::new();
+    for proof in proofs {
+        let Proof::Witness { holds: label, alpha } = proof else {
+            return Err(format!("{name}: a bound or box beside witnesses"));
+        };
+        let alpha = alpha.as_deref().unwrap_or(face.alpha());
+        if !face.is_optimal(alpha) {
+            return Err(format!("{name}: a witness is not an optimal strategy of Alice's"));
+        }
+        if holds(alpha) != *label {
+            return Err(format!("{name}: a witness labelled holds = {label} does the opposite"));
+        }
+        labels.push(*label);
+    }
+    labels.sort_unstable();
+    if labels == [false, true] { Ok(()) } else { Err(format!("{name}: witnesses {labels:?}")) }
 }
 
 #[cfg(test)]
