@@ -65,6 +65,11 @@ pub trait Task: Send + Sync {
     }
 }
 
+/// A game's planned tasks of one type, as `Game::plan` returns them.
+pub fn boxed<T: Task + 'static>(tasks: Vec<T>) -> Vec<Box<dyn Task>> {
+    tasks.into_iter().map(|t| Box::new(t) as Box<dyn Task>).collect()
+}
+
 /// The memory hint of a task that gives none. Measured peak with one worker
 /// (`/usr/bin/time -v gamesweep run --jobs 1`): 71 MB for configs/quick.toml,
 /// 362 MB for every task of configs/thesis.toml but higher-lower's.

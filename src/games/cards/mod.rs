@@ -15,7 +15,7 @@ mod verify;
 
 use crate::config::Section;
 use crate::error::UserError;
-use crate::game::{Dataset, Game, ReportSection, StoredTask, Table, Task, TaskContext, Verdict};
+use crate::game::{Dataset, Game, ReportSection, StoredTask, Table, Task, TaskContext, Verdict, boxed};
 use task::CardsTask;
 
 pub struct Cards;
@@ -60,7 +60,7 @@ impl Game for Cards {
     }
 
     fn plan(&self, section: &Section) -> Result<Vec<Box<dyn Task>>, UserError> {
-        Ok(config::plan(section)?.into_iter().map(|t| Box::new(t) as Box<dyn Task>).collect())
+        Ok(boxed(config::plan(section)?))
     }
 
     fn report(&self, data: &dyn Dataset) -> anyhow::Result<ReportSection> {

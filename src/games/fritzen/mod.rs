@@ -20,7 +20,7 @@ mod verify;
 use crate::config::Section;
 use crate::error::UserError;
 use crate::exact::Rational;
-use crate::game::{Dataset, Game, ReportSection, StoredTask, Table, Task, TaskContext, Verdict};
+use crate::game::{Dataset, Game, ReportSection, StoredTask, Table, Task, TaskContext, Verdict, boxed};
 use analysis::{Setting, evaluate_setting, street_thresholds};
 use model::Model;
 use penalty::expected_penalties;
@@ -147,7 +147,7 @@ impl Game for Fritzen {
     }
 
     fn plan(&self, section: &Section) -> Result<Vec<Box<dyn Task>>, UserError> {
-        Ok(config::plan(section)?.into_iter().map(|t| Box::new(t) as Box<dyn Task>).collect())
+        Ok(boxed(config::plan(section)?))
     }
 
     fn report(&self, data: &dyn Dataset) -> anyhow::Result<ReportSection> {

@@ -26,7 +26,7 @@ mod warm_start;
 
 use crate::config::Section;
 use crate::error::UserError;
-use crate::game::{Dataset, Game, ReportSection, StoredTask, Table, Task, TaskContext, Verdict};
+use crate::game::{Dataset, Game, ReportSection, StoredTask, Table, Task, TaskContext, Verdict, boxed};
 use task::{HigherLowerTask, expected_solve_cost};
 
 pub struct HigherLower;
@@ -73,7 +73,7 @@ impl Game for HigherLower {
     }
 
     fn plan(&self, section: &Section) -> Result<Vec<Box<dyn Task>>, UserError> {
-        Ok(config::plan(section)?.into_iter().map(|t| Box::new(t) as Box<dyn Task>).collect())
+        Ok(boxed(config::plan(section)?))
     }
 
     fn report(&self, data: &dyn Dataset) -> anyhow::Result<ReportSection> {
