@@ -5,8 +5,8 @@
 
 mod common;
 use common::{compare, median_seconds};
+use gamesweep::games::cards::card_rows::Distribution;
 use gamesweep::games::cards::optimal::{best_against_greedy, best_score_backward, best_score_cached, minimax};
-use gamesweep::games::cards::rows::Distribution;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 

@@ -1,6 +1,6 @@
 //! The `[cards]` config section and its expansion into tasks.
 
-use super::rows::Distribution;
+use super::card_rows::Distribution;
 use super::task::CardsTask;
 use crate::config::Section;
 use crate::error::UserError;

@@ -3,12 +3,12 @@
 //! minimax value, greedy and one-step-lookahead baselines, swept over random
 //! rows of two card models, verified by an independent DP and brute force.
 
+pub mod card_rows;
 mod config;
 pub mod greedy;
 pub mod optimal;
 pub mod play;
 mod report;
-pub mod rows;
 mod tables;
 mod task;
 mod verify;
@@ -71,7 +71,7 @@ impl Game for Cards {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rows::Distribution;
+    use card_rows::Distribution;
 
     #[test]
     fn the_content_cache_scores_every_game_as_the_levels_do() {

@@ -1,6 +1,6 @@
 //! What one cards task computes: its parameters.
 
-use super::rows::Distribution;
+use super::card_rows::Distribution;
 
 /// A block of random rows of one length and model.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,4 +1,4 @@
-//! Random rows, reproducible from (seed, N, distribution, row index): the
+//! Random rows of cards, reproducible from (seed, N, distribution, row index): the
 //! plain integer model and a realistic card model.
 
 use rand::{RngExt, SeedableRng};
