@@ -27,6 +27,7 @@ use penalty::expected_penalties;
 use std::sync::OnceLock;
 use task::{FritzenTask, THRESHOLD_MAX_POT, goal_slug, short_hash, slug, spread};
 
+/// The game as the registry holds it (`games::all`).
 pub struct Fritzen;
 
 /// The state space, built once per process.

@@ -12,19 +12,16 @@ pub const THRESHOLD_MAX_POT: f64 = 10_000.0;
 /// A goal as (lambda, mu).
 pub type GoalPair = (Rational, Rational);
 
+/// One Fritzen task; each variant is one independent computation.
 #[derive(Debug, Clone)]
 pub enum FritzenTask {
     /// U_x, state counts and the thesis's goal probabilities.
     Reference,
     /// A chunk of settings: summary, first throws, policy if asked.
-    Settings {
-        settings: Vec<Setting>,
-        policy: bool,
-        verify: usize,
-    },
-    Thresholds {
-        goal: GoalPair,
-    },
+    Settings { settings: Vec<Setting>, policy: bool, verify: usize },
+    /// The street thresholds over the pot of one goal's first throws.
+    Thresholds { goal: GoalPair },
+    /// Seeded games at one table: each seat a goal, with or without the street option.
     Simulation {
         label: String,
         seats: Vec<(GoalPair, bool)>,
@@ -33,12 +30,8 @@ pub enum FritzenTask {
         seed: u64,
         fixed_pot: Option<u32>,
     },
-    Rollout {
-        goal: GoalPair,
-        policies: Vec<RolloutPolicy>,
-        rollouts: u32,
-        seed: u64,
-    },
+    /// Monte-Carlo rollout policies against the DP for one goal.
+    Rollout { goal: GoalPair, policies: Vec<RolloutPolicy>, rollouts: u32, seed: u64 },
 }
 
 /// A file-name-safe form of an exact number: "1.5", "1over3".
@@ -46,6 +39,7 @@ pub fn slug(value: &Rational) -> String {
     format_decimal(value).replace('/', "over")
 }
 
+/// A goal in ids and labels: "l1.5-m1over3".
 pub fn goal_slug((lambda, mu): &GoalPair) -> String {
     format!("l{}-m{}", slug(lambda), slug(mu))
 }

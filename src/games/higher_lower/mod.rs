@@ -29,6 +29,7 @@ use crate::error::UserError;
 use crate::game::{Dataset, Game, ReportSection, StoredTask, Table, Task, TaskContext, Verdict, boxed};
 use task::{HigherLowerTask, expected_solve_cost};
 
+/// The game as the registry holds it (`games::all`).
 pub struct HigherLower;
 
 impl Task for HigherLowerTask {

@@ -15,6 +15,7 @@ use crate::error::UserError;
 use crate::game::{Dataset, Game, ReportSection, StoredTask, Table, Task, TaskContext, Verdict, boxed};
 use task::NimTask;
 
+/// The game as the registry holds it (`games::all`).
 pub struct Nim;
 
 impl Task for NimTask {

@@ -18,6 +18,7 @@ use crate::error::UserError;
 use crate::game::{Dataset, Game, ReportSection, StoredTask, Table, Task, TaskContext, Verdict, boxed};
 use task::RiskTask;
 
+/// The game as the registry holds it (`games::all`).
 pub struct Risk;
 
 impl Task for RiskTask {

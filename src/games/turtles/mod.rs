@@ -13,6 +13,7 @@ use crate::error::UserError;
 use crate::game::{Dataset, Game, ReportSection, StoredTask, Table, Task, TaskContext, Verdict, boxed};
 use task::LengthTask;
 
+/// The game as the registry holds it (`games::all`).
 pub struct Turtles;
 
 impl Task for LengthTask {
