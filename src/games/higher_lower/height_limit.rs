@@ -8,7 +8,7 @@
 //! column generation priced by the depth-limited DP) is the best one.
 
 use super::certificate::common_denominator;
-use super::pricing::depth_limited_dp;
+use super::pricing::{depth_limited_dp, floored};
 use super::restricted_master::RestrictedMaster;
 use super::symmetric::SymmetricGame;
 use super::tree::Tree;
@@ -50,10 +50,16 @@ pub fn tallest_tree_at_least(
         }
         let above = crate::exact::to_f64(value) * (1.0 + MARGIN);
         let centre = symmetrised(alpha);
-        let candidates = [above, f64::INFINITY]
-            .into_iter()
-            .filter_map(|stop| limited_game_alpha(alpha.len(), h - 1, &support, &centre, stop));
-        if let Some(limited) = candidates.into_iter().find(|limited| refutes(value, limited, h - 1)) {
+        let solve = |stop: f64| limited_game_alpha(alpha.len(), h - 1, &support, &centre, stop);
+        let refuting = |limited: &Vec<Rational>| refutes(value, limited, h - 1);
+        let limited = match solve(above) {
+            Some((first, _)) if refuting(&first) => Some(first),
+            // A point above V in floating point that the exact check refuses: solve to the optimum
+            // (an optimum already found would only be found again).
+            Some((_, false)) => solve(f64::INFINITY).map(|(optimal, _)| optimal).filter(refuting),
+            _ => None,
+        };
+        if let Some(limited) = limited {
             return (h, Some(limited));
         }
         h -= 1;
@@ -77,8 +83,8 @@ const MARGIN: f64 = 1e-9;
 /// An alpha (as exact positive rationals summing to 1) of the game in which
 /// Bob's trees have height <= `height`: the first point found whose cheapest
 /// short tree costs more than `stop` (it need not be optimal to prove a
-/// bound), else an optimal one; `None` where no such tree holds `n` keys or
-/// the column generation fails. The game is symmetric (a tree's mirror has
+/// bound), else an optimal one, with whether it is optimal; `None` where no
+/// such tree holds `n` keys or the column generation fails. The game is symmetric (a tree's mirror has
 /// its height), so it is solved over the symmetric pairs.
 ///
 /// Measured (`HL_FACE_PART=height` bench, stored 1024 sweep): Kelley's
@@ -90,7 +96,13 @@ const MARGIN: f64 = 1e-9;
 /// from `centre` = alpha*, whose cheapest short tree costs V) brought N = 980
 /// to 129 rounds, 30 s (centre weights 0.7 and 0.95; 0.5 alone: 56 s;
 /// 0.5, 0.8: 43 s; 0.9, 0.99: 51 s).
-fn limited_game_alpha(n: usize, height: u8, start: &[Tree], centre: &[f64], stop: f64) -> Option<Vec<Rational>> {
+fn limited_game_alpha(
+    n: usize,
+    height: u8,
+    start: &[Tree],
+    centre: &[f64],
+    stop: f64,
+) -> Option<(Vec<Rational>, bool)> {
     let game = SymmetricGame::new(n);
     let h = u32::from(height);
     let mut master = RestrictedMaster::new(game.rows(), &[]);
@@ -125,7 +137,7 @@ fn limited_game_alpha(n: usize, height: u8, start: &[Tree], centre: &[f64], stop
             add(&mut master, column);
         }
         if centre_cheapest > stop || optimal {
-            return Some(exact_distribution(&positive(game.alice(&centre))));
+            return Some((exact_distribution(&positive(game.alice(&centre))), optimal));
         }
     }
     None
@@ -147,13 +159,10 @@ fn symmetrised(alpha: &[Rational]) -> Vec<f64> {
 
 /// Weights raised to at least 1e-9 of their mean: the depth-limited DP's
 /// cheapest embedding is a tree only for positive weights, and a proof needs
-/// every key played.
-fn positive(mut weights: Vec<f64>) -> Vec<f64> {
-    let floor = 1e-9 * weights.iter().sum::<f64>() / weights.len() as f64;
-    for w in &mut weights {
-        *w = w.max(floor);
-    }
-    weights
+/// every key played (1e-9, not the solver's 1e-12, so that every key keeps a
+/// probability the exact check sees).
+fn positive(weights: Vec<f64>) -> Vec<f64> {
+    floored(weights, 1e-9)
 }
 
 /// The distribution proportional to the positive `weights`, exactly: each
@@ -196,7 +205,8 @@ mod tests {
     fn limited_alpha_attains_the_limited_games_value() {
         for (n, height) in [(3, 2), (5, 3), (6, 3), (7, 3), (9, 4), (11, 4), (12, 4)] {
             let uniform = symmetrised(&vec![Rational::from_signeds(1, n as i64); n]);
-            let alpha = limited_game_alpha(n, height, &[], &uniform, f64::INFINITY).expect("solved");
+            let (alpha, optimal) = limited_game_alpha(n, height, &[], &uniform, f64::INFINITY).expect("solved");
+            assert!(optimal, "N = {n}: without a stop the column generation runs to the optimum");
             assert_eq!(alpha.iter().sum::<Rational>(), 1u32);
             // The exact DP's least short tree is the least over every short tree ...
             let (weights, scale) = common_denominator(&alpha);

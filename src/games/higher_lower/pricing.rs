@@ -12,6 +12,18 @@
 use super::tree::Tree;
 use malachite::Integer;
 
+/// `weights` with each raised to at least `relative` times their mean: the
+/// DPs' trees against zero (or negative rounding noise) weights are arbitrary,
+/// and the depth-limited DP's cheapest embedding is a tree only for positive
+/// weights.
+pub fn floored(mut weights: Vec<f64>, relative: f64) -> Vec<f64> {
+    let floor = relative * weights.iter().sum::<f64>() / weights.len() as f64;
+    for w in &mut weights {
+        *w = w.max(floor);
+    }
+    weights
+}
+
 /// Weights the DPs can add and compare exactly enough for their purpose.
 pub trait Weight: Clone + PartialOrd {
     fn zero() -> Self;

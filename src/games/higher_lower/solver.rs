@@ -7,7 +7,7 @@
 //! value is an upper bound. The methods are the seed's variants and ours,
 //! selectable for side-by-side comparison.
 
-use super::pricing::{depth_limited_dp, interval_dp, monotone_root_dp, monotone_root_dp_f64};
+use super::pricing::{depth_limited_dp, floored, interval_dp, monotone_root_dp, monotone_root_dp_f64};
 use super::restricted_master::{RestrictedMaster, Var};
 use super::symmetric::SymmetricGame;
 use super::tree::Tree;
@@ -447,12 +447,8 @@ fn price(game: &SymmetricGame, method: Method, point: &[f64]) -> Tree {
 /// tree, and the DPs' leftmost tie-breaking strings a run of them into a
 /// path (one deeper than 255 levels at N = 500 from a cold start's guess);
 /// the tiny weight makes that run a balanced subtree, at no measurable cost.
-fn without_zeros(mut weights: Vec<f64>) -> Vec<f64> {
-    let floor = 1e-12 * weights.iter().sum::<f64>() / weights.len() as f64;
-    for w in &mut weights {
-        *w = w.max(floor);
-    }
-    weights
+fn without_zeros(weights: Vec<f64>) -> Vec<f64> {
+    floored(weights, 1e-12)
 }
 
 /// pi . S_T.
