@@ -4,14 +4,14 @@
 use clap::{Parser, Subcommand};
 use gamesweep::config::ConfigFile;
 use gamesweep::error::UserError;
-use gamesweep::game::Status;
+use gamesweep::game::{Game, Status};
 use gamesweep::games;
 use gamesweep::games::fritzen::query::FritzenQuery;
 use gamesweep::games::risk::query::RiskQuery;
 use gamesweep::sweep::{RunOptions, Shard};
 use gamesweep::verify::Finding;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -139,84 +139,10 @@ fn execute(command: Command) -> anyhow::Result<ExitCode> {
     let games = games::all();
     match command {
         Command::Run { config, out, shard, jobs, force } => {
-            let options = RunOptions { out, shard, jobs: jobs.map(usize::from), force };
-            let summary = gamesweep::sweep::run(&games, &config, &options)?;
-            eprintln!(
-                "gamesweep: ran {} tasks, skipped {} already done, {} done by another run, {} failed, in {:.1}s -> {}",
-                summary.ran,
-                summary.skipped,
-                summary.elsewhere,
-                summary.failed.len(),
-                summary.wall.as_secs_f64(),
-                summary.out.display()
-            );
-            for (game, task, error) in &summary.failed {
-                eprintln!("  failed {game}/{task}: {error}");
-            }
-            if summary.failed.is_empty() {
-                eprintln!("next: gamesweep verify {}", summary.out.display());
-                Ok(ExitCode::SUCCESS)
-            } else {
-                Ok(ExitCode::FAILURE)
-            }
+            run(&games, &config, RunOptions { out, shard, jobs: jobs.map(usize::from), force })
         }
-        Command::Verify { dir, jobs } => {
-            let report = gamesweep::verify::verify(&games, &dir, jobs.map(usize::from))?;
-            for problem in &report.problems {
-                println!("problem: {problem}");
-            }
-            for game in &games {
-                let mine: Vec<_> = report.outcomes.iter().filter(|o| o.game == game.name()).collect();
-                if mine.is_empty() {
-                    continue;
-                }
-                let count = |f: Finding| mine.iter().filter(|o| o.finding == f).count();
-                let planned = mine.iter().filter(|o| !matches!(o.finding, Finding::Unverifiable | Finding::Orphaned));
-                println!(
-                    "{}: {} tasks planned: {} certified, {} repaired, {} failed, {} missing; {} unverifiable, {} orphaned",
-                    game.name(),
-                    planned.count(),
-                    count(Finding::Verified(Status::Certified)),
-                    count(Finding::Verified(Status::Repaired)),
-                    count(Finding::Verified(Status::Failed)),
-                    count(Finding::Missing),
-                    count(Finding::Unverifiable),
-                    count(Finding::Orphaned)
-                );
-                for o in mine.iter().filter(|o| o.finding != Finding::Verified(Status::Certified)) {
-                    println!("  {} {}: {}", o.finding.as_str(), o.task, o.detail);
-                }
-            }
-            let others: Vec<_> = report.outcomes.iter().filter(|o| !games.iter().any(|g| g.name() == o.game)).collect();
-            for o in &others {
-                println!("  {} {}/{}: not a game of this version", o.finding.as_str(), o.game, o.task);
-            }
-            if report.all_certified() {
-                Ok(ExitCode::SUCCESS)
-            } else {
-                eprintln!(
-                    "gamesweep: not everything planned is certified (see above); `gamesweep run` recomputes what is missing or damaged"
-                );
-                Ok(ExitCode::FAILURE)
-            }
-        }
-        Command::Plan { config, shard } => {
-            let config = ConfigFile::load(&config)?;
-            let planned = gamesweep::sweep::plan(&games, &config)?;
-            let mut stdout = std::io::stdout().lock();
-            let lines = planned.iter().filter(|t| shard.contains(t.index)).map(|t| {
-                let (cost, memory) = (t.task.cost_hint(), t.task.memory_hint_mb());
-                format!("{}\t{}\t{}\t{cost:.3e}\t{memory}", t.index, t.game.name(), t.id)
-            });
-            let written = std::iter::once("index\tgame\ttask\tcost_hint\tmemory_mb".to_string())
-                .chain(lines)
-                .try_for_each(|line| writeln!(stdout, "{line}"));
-            match written {
-                // A reader that stops early (`| head`) is not an error.
-                Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => Err(error.into()),
-                _ => Ok(ExitCode::SUCCESS),
-            }
-        }
+        Command::Verify { dir, jobs } => verify(&games, &dir, jobs.map(usize::from)),
+        Command::Plan { config, shard } => plan(&games, &config, shard),
         Command::Report { dir } => {
             let path = gamesweep::report::report(&games, &dir)?;
             println!("{}", path.display());
@@ -230,5 +156,89 @@ fn execute(command: Command) -> anyhow::Result<ExitCode> {
             gamesweep::games::risk::query::run(&query)?;
             Ok(ExitCode::SUCCESS)
         }
+    }
+}
+
+/// `gamesweep run`: the summary, each failed task, and what to do next.
+fn run(games: &[Box<dyn Game>], config: &Path, options: RunOptions) -> anyhow::Result<ExitCode> {
+    let summary = gamesweep::sweep::run(games, config, &options)?;
+    eprintln!(
+        "gamesweep: ran {} tasks, skipped {} already done, {} done by another run, {} failed, in {:.1}s -> {}",
+        summary.ran,
+        summary.skipped,
+        summary.elsewhere,
+        summary.failed.len(),
+        summary.wall.as_secs_f64(),
+        summary.out.display()
+    );
+    for (game, task, error) in &summary.failed {
+        eprintln!("  failed {game}/{task}: {error}");
+    }
+    if summary.failed.is_empty() {
+        eprintln!("next: gamesweep verify {}", summary.out.display());
+        Ok(ExitCode::SUCCESS)
+    } else {
+        Ok(ExitCode::FAILURE)
+    }
+}
+
+/// `gamesweep verify`: per game the counts of each finding and every task not certified.
+fn verify(games: &[Box<dyn Game>], dir: &Path, jobs: Option<usize>) -> anyhow::Result<ExitCode> {
+    let report = gamesweep::verify::verify(games, dir, jobs)?;
+    for problem in &report.problems {
+        println!("problem: {problem}");
+    }
+    for game in games {
+        let mine: Vec<_> = report.outcomes.iter().filter(|o| o.game == game.name()).collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let count = |f: Finding| mine.iter().filter(|o| o.finding == f).count();
+        let planned = mine.iter().filter(|o| !matches!(o.finding, Finding::Unverifiable | Finding::Orphaned));
+        println!(
+            "{}: {} tasks planned: {} certified, {} repaired, {} failed, {} missing; {} unverifiable, {} orphaned",
+            game.name(),
+            planned.count(),
+            count(Finding::Verified(Status::Certified)),
+            count(Finding::Verified(Status::Repaired)),
+            count(Finding::Verified(Status::Failed)),
+            count(Finding::Missing),
+            count(Finding::Unverifiable),
+            count(Finding::Orphaned)
+        );
+        for o in mine.iter().filter(|o| o.finding != Finding::Verified(Status::Certified)) {
+            println!("  {} {}: {}", o.finding.as_str(), o.task, o.detail);
+        }
+    }
+    let others: Vec<_> = report.outcomes.iter().filter(|o| !games.iter().any(|g| g.name() == o.game)).collect();
+    for o in &others {
+        println!("  {} {}/{}: not a game of this version", o.finding.as_str(), o.game, o.task);
+    }
+    if report.all_certified() {
+        Ok(ExitCode::SUCCESS)
+    } else {
+        eprintln!(
+            "gamesweep: not everything planned is certified (see above); `gamesweep run` recomputes what is missing or damaged"
+        );
+        Ok(ExitCode::FAILURE)
+    }
+}
+
+/// `gamesweep plan`: one tab-separated line per task of the shard, with its hints.
+fn plan(games: &[Box<dyn Game>], config: &Path, shard: Shard) -> anyhow::Result<ExitCode> {
+    let config = ConfigFile::load(config)?;
+    let planned = gamesweep::sweep::plan(games, &config)?;
+    let mut stdout = std::io::stdout().lock();
+    let lines = planned.iter().filter(|t| shard.contains(t.index)).map(|t| {
+        let (cost, memory) = (t.task.cost_hint(), t.task.memory_hint_mb());
+        format!("{}\t{}\t{}\t{cost:.3e}\t{memory}", t.index, t.game.name(), t.id)
+    });
+    let written = std::iter::once("index\tgame\ttask\tcost_hint\tmemory_mb".to_string())
+        .chain(lines)
+        .try_for_each(|line| writeln!(stdout, "{line}"));
+    match written {
+        // A reader that stops early (`| head`) is not an error.
+        Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => Err(error.into()),
+        _ => Ok(ExitCode::SUCCESS),
     }
 }
