@@ -17,6 +17,7 @@ struct Solved {
     maps_back: bool,
 }
 
+/// Every row of `length` turtles, solved through Nim and by exhaustive search.
 fn solve_all(length: u32) -> Vec<Solved> {
     let wins = brute_force(length);
     (0..(1u64 << length) as TurtleRow)
