@@ -4,11 +4,26 @@
 //! analyses behind a section are written beside it as Parquet
 //! (DIR/report/<game>/<table>.parquet), the figures to DIR/report/figures/.
 
-use crate::artifacts::OutputDir;
+use crate::artifacts::columns::Columns;
 use crate::artifacts::parquet_io::write_batch;
-use crate::game::Game;
+use crate::artifacts::{OutputDir, VERIFICATION_TABLE};
+use crate::game::{Dataset, Game};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
+
+/// "Verification: N tasks certified, M repaired, K failed." from a game's
+/// verification rows, for its report section; `None` before `gamesweep verify`.
+pub fn verification_summary(data: &dyn Dataset, game: &str) -> anyhow::Result<Option<String>> {
+    let Some(rows) = data.table(game, VERIFICATION_TABLE)? else { return Ok(None) };
+    let status = rows.strs("status")?;
+    let count = |s: &str| status.iter().filter(|v| *v == Some(s)).count();
+    Ok(Some(format!(
+        "Verification: {} tasks certified, {} repaired, {} failed.",
+        count("certified"),
+        count("repaired"),
+        count("failed")
+    )))
+}
 
 /// Writes `DIR/report/index.md` and returns its path.
 pub fn report(games: &[Box<dyn Game>], dir: &Path) -> anyhow::Result<PathBuf> {

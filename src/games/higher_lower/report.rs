@@ -6,6 +6,7 @@ use crate::artifacts::columns::Columns;
 use crate::artifacts::columns::TableBuilder;
 use crate::game::{Dataset, ReportSection, Table};
 use crate::published;
+use crate::report::verification_summary;
 use arrow::record_batch::RecordBatch;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -196,16 +197,8 @@ fn effort_section(
     if !failed.is_empty() {
         writeln!(md, "\nThe thesis lost these N to floating point; here: {}.", failed.join(", "))?;
     }
-    if let Some(v) = data.table("higher_lower", "verification")? {
-        let status = v.strs("status")?;
-        let count = |s: &str| status.iter().filter(|x| *x == Some(s)).count();
-        writeln!(
-            md,
-            "\nVerification: {} tasks certified, {} repaired, {} failed.",
-            count("certified"),
-            count("repaired"),
-            count("failed")
-        )?;
+    if let Some(summary) = verification_summary(data, "higher_lower")? {
+        writeln!(md, "\n{summary}")?;
     }
     Ok(tables)
 }

@@ -6,6 +6,7 @@ use crate::artifacts::columns::Columns;
 use crate::game::{Dataset, Figure};
 use crate::plot::{Axes, Series, heatmap, lines};
 use crate::published;
+use crate::report::verification_summary;
 use arrow::record_batch::RecordBatch;
 use std::fmt::Write;
 
@@ -38,18 +39,9 @@ pub fn report(data: &dyn Dataset) -> anyhow::Result<(String, Vec<Figure>)> {
             figures.push(figure);
         }
     }
-    if let Some(t) = data.table("risk", "verification")? {
-        let status = t.strs("status")?;
-        let count = |s: &str| status.iter().filter(|v| *v == Some(s)).count();
-        writeln!(
-            md,
-            "Verification: {} tasks certified, {} repaired, {} failed.\n",
-            count("certified"),
-            count("repaired"),
-            count("failed")
-        )?;
-    } else {
-        writeln!(md, "Verification: not run yet (`gamesweep verify DIR`).\n")?;
+    match verification_summary(data, "risk")? {
+        Some(summary) => writeln!(md, "{summary}\n")?,
+        None => writeln!(md, "Verification: not run yet (`gamesweep verify DIR`).\n")?,
     }
     Ok((md, figures))
 }
