@@ -446,9 +446,10 @@ impl FirstThrows<'_> {
         let first = self.first;
         let (v0s, w0s, go, margin) =
             (first.f64s("v0")?, first.f64s("w0")?, first.bools("go_street")?, first.f64s("margin")?);
+        let stored_throws = first.strs("throw")?;
         for (k, throw) in self.throws.iter().enumerate() {
             let r = row * self.throws.len() + k;
-            if first.strs("throw")?.value(r) != throw.to_string() {
+            if stored_throws.value(r) != throw.to_string() {
                 return Ok(Err(format!("{}: first throws out of order at row {r}", setting.label())));
             }
             if margin.value(r) != w0s.value(r) - v0s.value(r) || go.value(r) != (w0s.value(r) < v0s.value(r)) {

@@ -43,13 +43,13 @@ pub fn tallest_tree_at_least(
     ours: u8,
 ) -> (u8, Option<Vec<Rational>>) {
     let support: Vec<Tree> = bob.iter().filter(|(_, y)| *y > 0u32).map(|(t, _)| t.clone()).collect();
+    let above = crate::exact::to_f64(value) * (1.0 + MARGIN);
+    let centre = symmetrised(alpha);
     let mut h = ours;
     while h > 1 {
         if refutes(value, alpha, h - 1) {
             return (h, None);
         }
-        let above = crate::exact::to_f64(value) * (1.0 + MARGIN);
-        let centre = symmetrised(alpha);
         let solve = |stop: f64| limited_game_alpha(alpha.len(), h - 1, &support, &centre, stop);
         let refuting = |limited: &Vec<Rational>| refutes(value, limited, h - 1);
         let limited = match solve(above) {
