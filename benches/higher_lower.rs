@@ -11,7 +11,7 @@
 mod common;
 use common::human;
 use gamesweep::games::higher_lower::exact_stage::exact_stage;
-use gamesweep::games::higher_lower::solver::{FloatSolution, Method, SolveOptions, solve};
+use gamesweep::games::higher_lower::solve::{FloatSolution, Method, SolveOptions, solve};
 use std::time::Instant;
 
 fn options(method: Method) -> SolveOptions {

@@ -8,9 +8,9 @@
 
 mod common;
 use common::{human, median_seconds};
-use gamesweep::games::higher_lower::certificate::certify;
+use gamesweep::games::higher_lower::exact_stage::certificate::certify;
 use gamesweep::games::higher_lower::exact_stage::exact_stage;
-use gamesweep::games::higher_lower::solver::{Method, SolveOptions, solve};
+use gamesweep::games::higher_lower::solve::{Method, SolveOptions, solve};
 use std::time::Instant;
 
 fn main() {

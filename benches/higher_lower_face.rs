@@ -16,10 +16,10 @@ use arrow::array::{Array, Float64Array, ListArray, StringArray, UInt8Array, UInt
 use arrow::record_batch::RecordBatch;
 use gamesweep::exact::{Rational, parse_pq};
 use gamesweep::games::higher_lower::exact_stage::exact_stage;
+use gamesweep::games::higher_lower::face::{FaceOutcome, face_stage};
 use gamesweep::games::higher_lower::height_limit::tallest_tree_at_least;
-use gamesweep::games::higher_lower::solver::{Method, SolveOptions, solve};
+use gamesweep::games::higher_lower::solve::{Method, SolveOptions, solve};
 use gamesweep::games::higher_lower::tree::Tree;
-use gamesweep::games::higher_lower::verdicts::{FaceOutcome, face_stage};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use rayon::prelude::*;
 use std::collections::BTreeMap;

@@ -12,7 +12,7 @@
 
 mod common;
 use common::human;
-use gamesweep::games::higher_lower::solver::{FloatSolution, Method, SolveOptions, solve};
+use gamesweep::games::higher_lower::solve::{FloatSolution, Method, SolveOptions, solve};
 use std::time::Instant;
 
 /// One way of solving a chain.

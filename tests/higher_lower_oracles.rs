@@ -5,7 +5,7 @@
 
 use gamesweep::exact::to_f64;
 use gamesweep::games::higher_lower::exact_stage::exact_stage;
-use gamesweep::games::higher_lower::solver::{Method, SolveOptions, solve};
+use gamesweep::games::higher_lower::solve::{Method, SolveOptions, solve};
 use gamesweep::games::higher_lower::tree::all_trees;
 use microlp::{ComparisonOp, OptimizationDirection, Problem};
 

@@ -4,7 +4,7 @@
 
 use gamesweep::exact::format_pq;
 use gamesweep::games::higher_lower::exact_stage::{ExactOutcome, exact_stage};
-use gamesweep::games::higher_lower::solver::{FloatSolution, Method, SolveOptions, solve};
+use gamesweep::games::higher_lower::solve::{FloatSolution, Method, SolveOptions, solve};
 use gamesweep::published;
 
 fn solved(n: usize, previous: Option<&FloatSolution>) -> (FloatSolution, ExactOutcome) {

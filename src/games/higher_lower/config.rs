@@ -1,6 +1,6 @@
 //! The `[higher_lower]` config section and its expansion into tasks.
 
-use super::solver::Method;
+use super::solve::Method;
 use super::task::HigherLowerTask;
 use crate::config::Section;
 use crate::error::UserError;

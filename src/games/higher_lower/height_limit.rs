@@ -7,9 +7,9 @@
 //! with V against it, the optimal alpha of the height-limited game (a small
 //! column generation priced by the depth-limited DP) is the best one.
 
-use super::certificate::common_denominator;
+use super::exact_stage::certificate::common_denominator;
 use super::pricing::{depth_limited_dp, floored};
-use super::restricted_master::RestrictedMaster;
+use super::solve::restricted_master::RestrictedMaster;
 use super::symmetric::SymmetricGame;
 use super::tree::Tree;
 use crate::exact::{Integer, Rational};

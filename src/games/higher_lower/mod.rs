@@ -3,26 +3,21 @@
 //! p-adic lifting, repairs it with exact pivots if needed, and certifies the
 //! value from both sides.
 
-pub mod certificate;
 mod config;
 pub mod conjectures;
 pub mod exact_stage;
 pub mod face;
 mod figures;
 pub mod height_limit;
-mod kernels;
+mod pipeline;
 pub mod pricing;
-mod proofs;
 mod report;
-pub mod restricted_master;
-pub mod solver;
+pub mod solve;
 pub mod symmetric;
 mod tables;
 mod task;
 pub mod tree;
-pub mod verdicts;
 mod verify;
-mod warm_start;
 
 use crate::config::Section;
 use crate::error::UserError;
@@ -43,7 +38,7 @@ impl Task for HigherLowerTask {
     }
 
     fn run(&self, context: &dyn TaskContext) -> anyhow::Result<Vec<Table>> {
-        warm_start::solve_in_order(self.method, self.tolerance, &self.ns, context)
+        pipeline::solve_in_order(self.method, self.tolerance, &self.ns, context)
     }
 
     fn verify(&self, stored: &StoredTask) -> anyhow::Result<Verdict> {
@@ -85,7 +80,7 @@ impl Game for HigherLower {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use solver::Method;
+    use solve::Method;
 
     #[test]
     fn ids_name_the_method_and_the_n() {

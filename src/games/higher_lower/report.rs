@@ -1,7 +1,7 @@
 //! Higher-lower's report section: the published values beside ours, all of
 //! ours read from the tables.
 
-use super::verdicts;
+use super::face::verdicts;
 use crate::artifacts::columns::Columns;
 use crate::artifacts::columns::TableBuilder;
 use crate::game::{Dataset, ReportSection, Table};

@@ -3,8 +3,9 @@
 
 use super::conjectures;
 use super::exact_stage::ExactOutcome;
-use super::solver::FloatSolution;
-use super::verdicts::{Decided, FaceOutcome};
+use super::face::FaceOutcome;
+use super::face::verdicts::Decided;
+use super::solve::FloatSolution;
 use crate::artifacts::columns::TableBuilder;
 use crate::exact::{format_pq, to_f64};
 use crate::game::Table;
@@ -19,7 +20,7 @@ pub type Solved = (FloatSolution, ExactOutcome, FaceOutcome);
 pub fn tables(solved: &[Solved]) -> anyhow::Result<Vec<Table>> {
     let decided: Vec<(u32, &str, &[Decided])> =
         solved.iter().map(|(f, _, face)| (f.n as u32, method(f), face.decided.as_slice())).collect();
-    let [proofs, face_trees] = super::proofs::tables(&decided)?;
+    let [proofs, face_trees] = super::face::proofs::tables(&decided)?;
     Ok(vec![
         values(solved)?,
         alice(solved)?,
@@ -104,7 +105,7 @@ fn bob(solved: &[Solved]) -> anyhow::Result<Table> {
 
 /// The bounds of every pricing round.
 fn trace(solved: &[Solved]) -> anyhow::Result<Table> {
-    let trace: Vec<(u32, &str, &super::solver::TracePoint)> =
+    let trace: Vec<(u32, &str, &super::solve::TracePoint)> =
         solved.iter().flat_map(|(f, _, _)| f.trace.iter().map(move |t| (f.n as u32, method(f), t))).collect();
     TableBuilder::new()
         .u32("n", trace.iter().map(|r| r.0))

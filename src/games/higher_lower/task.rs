@@ -1,6 +1,6 @@
 //! What one higher-lower task computes: its parameters and their cost.
 
-use super::solver::Method;
+use super::solve::Method;
 
 /// One task: consecutive N (or a run of the configured N) for one method.
 #[derive(Debug, Clone, PartialEq)]

@@ -8,14 +8,13 @@
 //! `verdicts::check`), and the bound on Bob's tallest tree re-proven from
 //! alpha or its `height_proofs` row. No solver state is reused.
 
-use super::certificate::certify;
 use super::conjectures;
-use super::face::AliceFace;
+use super::exact_stage::certificate::certify;
+use super::face::polytope::AliceFace;
+use super::face::{proofs, verdicts};
 use super::height_limit;
-use super::proofs;
-use super::solver::Method;
+use super::solve::Method;
 use super::tree::Tree;
-use super::verdicts;
 use crate::artifacts::columns::Columns;
 use crate::exact::{Rational, parse_pq};
 use crate::game::{StoredTask, Verdict};

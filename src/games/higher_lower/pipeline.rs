@@ -3,10 +3,10 @@
 //! N's solution that N + 1 starts from (a table only checkpoints hold).
 
 use super::exact_stage::exact_stage;
-use super::solver::{FloatSolution, Method, SolveOptions, solve};
+use super::face::face_stage;
+use super::solve::{FloatSolution, Method, SolveOptions, solve};
 use super::tables::{concat, tables};
 use super::tree::Tree;
-use super::verdicts::face_stage;
 use crate::artifacts::columns::Columns;
 use crate::game::{Table, TaskContext};
 use anyhow::{Context, anyhow};

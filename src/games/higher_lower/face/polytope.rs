@@ -19,10 +19,10 @@
 //! alone), and the basis point is an exact optimal alpha when the exact DP
 //! finds no tree below V (else that tree is added and the LP goes on).
 
-use super::certificate::OptimalFace;
-use super::pricing::{monotone_root_dp, monotone_root_dp_f64};
-use super::tree::Tree;
+use super::hull::OptimalFace;
 use crate::exact::{Integer, Natural, Rational, ScaledVector, to_f64};
+use crate::games::higher_lower::pricing::{monotone_root_dp, monotone_root_dp_f64};
+use crate::games::higher_lower::tree::Tree;
 use malachite::base::num::arithmetic::traits::Lcm;
 use malachite::base::num::arithmetic::traits::Pow;
 use malachite::base::num::basic::traits::{One, Zero};

@@ -11,12 +11,12 @@
 //! "computed" term for the computed alpha (the `alice` table), with `holds`.
 //! `face_trees` holds the trees of N's bounds once each (n, method, tree, depths).
 
-use super::face::{Cut, LowerBound};
-use super::tree::Tree;
+use super::polytope::{Cut, LowerBound};
 use super::verdicts::{Decided, Proof};
 use crate::artifacts::columns::{Columns, TableBuilder};
 use crate::exact::{Rational, format_pq, parse_pq};
 use crate::game::Table;
+use crate::games::higher_lower::tree::Tree;
 use anyhow::{Context, anyhow};
 use arrow::array::{Array, ListArray, UInt8Array};
 use arrow::record_batch::RecordBatch;

@@ -10,12 +10,14 @@
 //! a negative dual brings its slack in, else the DP's best tree enters, and
 //! the exact ratio test picks the leaving variable.
 
-use super::certificate::{Certificate, certify};
+pub mod certificate;
+
 use super::pricing::monotone_root_dp;
-use super::solver::{BasicVar, FloatSolution};
+use super::solve::{BasicVar, FloatSolution};
 use super::symmetric::SymmetricGame;
 use super::tree::Tree;
 use crate::exact::{ExactSolution, Integer, PadicSolver, Rational};
+use certificate::{Certificate, certify};
 use std::collections::BTreeMap;
 use std::time::Instant;
 
@@ -214,7 +216,7 @@ impl<'b> SolvedBasis<'b> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::higher_lower::solver::{FloatSolution, Method, SolveOptions, solve};
+    use crate::games::higher_lower::solve::{FloatSolution, Method, SolveOptions, solve};
 
     #[test]
     fn johnsons_values_exactly() {

@@ -7,11 +7,14 @@
 //! value is an upper bound. The methods are the seed's variants and ours,
 //! selectable for side-by-side comparison.
 
+mod kernels;
+pub mod restricted_master;
+
 use super::pricing::{depth_limited_dp, floored, interval_dp, monotone_root_dp, monotone_root_dp_f64};
-use super::restricted_master::{RestrictedMaster, Var};
 use super::symmetric::SymmetricGame;
 use super::tree::Tree;
 use rayon::prelude::*;
+use restricted_master::{RestrictedMaster, Var};
 use serde::Deserialize;
 use std::collections::HashSet;
 use std::time::Instant;

@@ -1,0 +1,137 @@
+//! The exact certificate of a value V(N): Alice's strategy alpha and Bob's
+//! mixture y over trees such that, in exact rational arithmetic,
+//!
+//! 1. alpha >= 0, sum alpha = 1, and the best tree against alpha has expected
+//!    depth exactly V (so Alice guarantees at least V), and
+//! 2. y >= 0, sum y = 1, every tree is a valid BST, and the largest expected
+//!    number of guesses over the keys, max_k sum_T y_T d_T(k), is exactly V
+//!    (so Bob guarantees at most V).
+//!
+//! Together they prove V(N) = V. The check runs in the full game (no symmetry
+//! assumed); the best tree against alpha comes from the O(N^2) DP on integer
+//! weights (alpha times its common denominator).
+
+use crate::exact::{Integer, Natural, Rational, ScaledVector};
+use crate::games::higher_lower::pricing::monotone_root_dp;
+use crate::games::higher_lower::tree::Tree;
+
+/// What a successful check established.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Certificate {
+    pub value: Rational,
+    /// Keys Alice plays with positive probability.
+    pub alice_support: usize,
+    /// Trees Bob plays with positive probability.
+    pub bob_support: usize,
+    /// The most guesses any tree of Bob's mixture needs (Table 3.1 of the seed).
+    pub bob_max_guesses: u8,
+    /// A best response of Bob to alpha (attains V).
+    pub best_response: Tree,
+}
+
+/// Checks both halves of the certificate; returns why it fails otherwise.
+pub fn certify(value: &Rational, alpha: &[Rational], bob: &[(Tree, Rational)]) -> Result<Certificate, String> {
+    let n = alpha.len();
+    if n == 0 {
+        return Err("empty strategy".into());
+    }
+    // Alice: a distribution whose best response costs exactly V.
+    if alpha.iter().any(|a| *a < 0u32) {
+        return Err("alpha has a negative entry".into());
+    }
+    if alpha.iter().sum::<Rational>() != 1u32 {
+        return Err("alpha does not sum to 1".into());
+    }
+    let (weights, scale) = common_denominator(alpha);
+    let best = monotone_root_dp(&weights);
+    let alice_bound = Rational::from_integers(best.cost.clone(), Integer::from(scale));
+    if alice_bound != *value {
+        return Err(format!("the best tree against alpha costs {alice_bound}, not {value}"));
+    }
+    // Bob: a distribution over valid trees whose worst key costs exactly V.
+    if bob.is_empty() {
+        return Err("Bob's mixture is empty".into());
+    }
+    for (tree, weight) in bob {
+        if tree.len() != n {
+            return Err(format!("a tree has {} keys instead of {n}", tree.len()));
+        }
+        Tree::from_depths(tree.depths().to_vec())?;
+        if *weight < 0u32 {
+            return Err("Bob's mixture has a negative weight".into());
+        }
+    }
+    if bob.iter().map(|(_, y)| y).sum::<Rational>() != 1u32 {
+        return Err("Bob's weights do not sum to 1".into());
+    }
+    let weights: Vec<Rational> = bob.iter().map(|(_, y)| y.clone()).collect();
+    let (numerators, scale) = common_denominator(&weights);
+    let worst = (0..n)
+        .map(|k| {
+            bob.iter()
+                .zip(&numerators)
+                .fold(Integer::from(0), |sum, ((tree, _), y)| sum + y * Integer::from(tree.depths()[k]))
+        })
+        .max()
+        .expect("n > 0");
+    let bob_bound = Rational::from_integers(worst, Integer::from(scale));
+    if bob_bound != *value {
+        return Err(format!("Bob's mixture lets Alice get {bob_bound}, not {value}"));
+    }
+    Ok(Certificate {
+        value: value.clone(),
+        alice_support: alpha.iter().filter(|a| **a > 0u32).count(),
+        bob_support: bob.iter().filter(|(_, y)| *y > 0u32).count(),
+        bob_max_guesses: bob.iter().filter(|(_, y)| *y > 0u32).map(|(t, _)| t.height()).max().unwrap_or(0),
+        best_response: best.tree,
+    })
+}
+
+/// Integers q_i = r_i * D and D, for the least common denominator D of `values`.
+pub fn common_denominator(values: &[Rational]) -> (Vec<Integer>, Natural) {
+    let scaled = ScaledVector::from_rationals(values);
+    (scaled.numerators, Natural::try_from(scaled.denominator).expect("a positive denominator"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(p: i64, d: i64) -> Rational {
+        Rational::from_signeds(p, d)
+    }
+
+    fn tree(d: &[u8]) -> Tree {
+        Tree::from_depths(d.to_vec()).unwrap()
+    }
+
+    #[test]
+    fn certifies_n3() {
+        // V(3) = 9/5: Alice (2/5, 1/5, 2/5); Bob mixes the balanced tree (3/5) and the
+        // two trees rooted at an end with the other end at depth 2 (1/5 each).
+        let alpha = [q(2, 5), q(1, 5), q(2, 5)];
+        let bob = [(tree(&[2, 1, 2]), q(3, 5)), (tree(&[1, 3, 2]), q(1, 5)), (tree(&[2, 3, 1]), q(1, 5))];
+        let cert = certify(&q(9, 5), &alpha, &bob).unwrap();
+        assert_eq!((cert.alice_support, cert.bob_support, cert.bob_max_guesses), (3, 3, 3));
+    }
+
+    #[test]
+    fn rejects_wrong_values_and_strategies() {
+        let alpha = [q(2, 5), q(1, 5), q(2, 5)];
+        let bob = [(tree(&[2, 1, 2]), q(3, 5)), (tree(&[1, 3, 2]), q(1, 5)), (tree(&[2, 3, 1]), q(1, 5))];
+        assert!(certify(&q(2, 1), &alpha, &bob).unwrap_err().contains("best tree"));
+        let uniform = [q(1, 3), q(1, 3), q(1, 3)];
+        assert!(certify(&q(9, 5), &uniform, &bob).is_err());
+        let lopsided = [(tree(&[2, 1, 2]), q(1, 2)), (tree(&[1, 3, 2]), q(1, 2))];
+        assert!(certify(&q(9, 5), &alpha, &lopsided).unwrap_err().contains("Bob's mixture lets Alice get"));
+        let negative = [q(3, 5), q(-1, 5), q(3, 5)];
+        assert!(certify(&q(9, 5), &negative, &bob).is_err());
+    }
+
+    #[test]
+    fn common_denominators() {
+        let (q_, d) = common_denominator(&[q(1, 6), q(-3, 4), q(2, 1)]);
+        assert_eq!(d, Natural::from(12u32));
+        assert_eq!(q_, vec![Integer::from(2), Integer::from(-9), Integer::from(24)]);
+    }
+}

@@ -1,0 +1,61 @@
+//! The face stage: what one N's exact solution says about all of Alice's
+//! optimal strategies, not just the computed one.
+//!
+//! - `hull`: the affine hull of her optimal face, from Bob's optimal mixture
+//!   (complementary slackness): its dimension and exact directions.
+//! - `polytope`: linear programs over the face (a polytope in the hull's
+//!   coordinates, the trees entering as cuts), exact at the end: proven
+//!   bounds and exact optimal points.
+//! - `verdicts`: each claim decided over every optimal alpha, with proofs,
+//!   and the check of stored proofs.
+//! - `proofs`: the proofs as table rows, and read back.
+//!
+//! `face_stage` runs it for one N, with Table 3.1's bound (`height_limit`).
+
+pub mod hull;
+pub mod polytope;
+pub mod proofs;
+#[cfg(test)]
+mod tests;
+pub mod verdicts;
+
+use super::tree::Tree;
+use crate::exact::Rational;
+use polytope::AliceFace;
+use verdicts::{Decided, decide_all};
+
+/// What the face stage adds to one N's exact solution.
+#[derive(Debug, Clone)]
+pub struct FaceOutcome {
+    /// Dimension of the affine hull of Alice's optimal strategies (0: alpha unique).
+    pub dimension: usize,
+    /// Every conjecture of `NAMES`, in order.
+    pub decided: Vec<Decided>,
+    /// Proven: every optimal mixture of Bob's uses a tree of at least this height.
+    pub bob_tallest_at_least: u8,
+    /// The height-limited game's alpha that proves it, where alpha* does not.
+    pub height_proof: Option<Vec<Rational>>,
+    pub seconds: f64,
+}
+
+/// Decides every conjecture over Alice's optimal face and bounds the height
+/// of Bob's optimal mixtures, from one N's exact solution (V, Alice's
+/// optimal alpha, Bob's optimal mixture and its tallest tree).
+pub fn face_stage(
+    value: &Rational,
+    alpha: &[Rational],
+    bob: &[(Tree, Rational)],
+    tallest: u8,
+) -> Result<FaceOutcome, String> {
+    let start = std::time::Instant::now();
+    let face = AliceFace::new(value, alpha, bob)?;
+    let decided = decide_all(&face)?;
+    let (bob_tallest_at_least, height_proof) = super::height_limit::tallest_tree_at_least(value, alpha, bob, tallest);
+    Ok(FaceOutcome {
+        dimension: face.dimension(),
+        decided,
+        bob_tallest_at_least,
+        height_proof,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
