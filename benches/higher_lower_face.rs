@@ -15,6 +15,7 @@
 use arrow::array::{Array, Float64Array, ListArray, StringArray, UInt8Array, UInt32Array};
 use arrow::record_batch::RecordBatch;
 use gamesweep::exact::{Rational, parse_pq};
+use gamesweep::games::higher_lower::claims::builtin;
 use gamesweep::games::higher_lower::exact_stage::exact_stage;
 use gamesweep::games::higher_lower::face::{FaceOutcome, face_stage};
 use gamesweep::games::higher_lower::height_limit::tallest_tree_at_least;
@@ -51,7 +52,7 @@ fn main() {
         .par_iter()
         .map(|(&n, s)| {
             let tallest = s.bob.iter().filter(|(_, y)| *y > 0u32).map(|(t, _)| t.height()).max().unwrap_or(0);
-            let outcome = face_stage(&s.value, &s.alpha, &s.bob, tallest);
+            let outcome = face_stage(&s.value, &s.alpha, &s.bob, tallest, builtin());
             if let Ok(o) = &outcome {
                 eprintln!("N = {n}: d = {}, {:.2} s (sweep {:.2} s)", o.dimension, o.seconds, s.seconds);
             }
@@ -67,7 +68,7 @@ fn main() {
         match outcome {
             Ok(o) => {
                 for d in &o.decided {
-                    verdicts.entry((d.name, d.verdict)).or_default().push(*n);
+                    verdicts.entry((d.name.as_str(), d.verdict.as_str())).or_default().push(*n);
                 }
                 slowest.push((o.seconds, *n, o.dimension));
             }

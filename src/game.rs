@@ -63,6 +63,20 @@ pub trait Task: Send + Sync {
     fn memory_hint_mb(&self) -> u64 {
         DEFAULT_MEMORY_HINT_MB
     }
+    /// Ids of tasks of the same game whose finished tables this task reads
+    /// (through [`Inputs`], when it runs and when it is verified). The
+    /// orchestrator starts it only once they are done, and fails it if one
+    /// cannot be (not planned, failed, or damaged).
+    fn inputs(&self) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+/// Read access to the finished tables of other tasks of the same game.
+pub trait Inputs {
+    /// A table of a finished task, read only if its part is the one its
+    /// marker records (size and SHA-256).
+    fn input(&self, task: &str, table: &str) -> anyhow::Result<RecordBatch>;
 }
 
 /// A game's planned tasks of one type, as `Game::plan` returns them.
@@ -79,7 +93,7 @@ pub const DEFAULT_MEMORY_HINT_MB: u64 = 512;
 /// resume, so a long one saves each finished step here: a rerun after a kill
 /// loads the saved steps instead of computing them again. The orchestrator
 /// drops a task's steps once the task is complete.
-pub trait TaskContext {
+pub trait TaskContext: Inputs {
     /// Notes what the task has done so far (shown beside the progress bar).
     fn progress(&self, note: &str);
     /// Saves a finished step's tables, complete or not at all. `step` must be
@@ -90,13 +104,14 @@ pub trait TaskContext {
     fn load_step(&self, step: &str) -> anyhow::Result<Option<BTreeMap<String, RecordBatch>>>;
 }
 
-/// A task's tables as read back from disk.
-pub struct StoredTask {
+/// A task's tables as read back from disk, with read access to its inputs'.
+pub struct StoredTask<'a> {
     pub id: String,
     pub tables: BTreeMap<String, RecordBatch>,
+    pub inputs: &'a dyn Inputs,
 }
 
-impl StoredTask {
+impl StoredTask<'_> {
     pub fn table(&self, name: &str) -> anyhow::Result<&RecordBatch> {
         self.tables.get(name).ok_or_else(|| anyhow::anyhow!("task {} has no table {name}", self.id))
     }

@@ -9,7 +9,7 @@ use crate::artifacts::claims::{Claim, Claims, HEARTBEAT};
 use crate::artifacts::{Manifest, OutputDir, RunRecord, TaskRecord, is_safe_name, unix_now};
 use crate::config::ConfigFile;
 use crate::error::UserError;
-use crate::game::{Game, Status, Table, Task, TaskContext};
+use crate::game::{Game, Inputs, Status, Table, Task, TaskContext};
 use crate::panics;
 use arrow::record_batch::RecordBatch;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -240,10 +240,14 @@ fn to_compute<'a, 'g>(
             }
         }
     }
-    // Longest first (stable, so equal hints keep the plan's order): with a
-    // shared queue this bounds the wall time by the total work / jobs plus
-    // one task, instead of leaving a long task for last.
-    todo.sort_by(|a, b| b.task.cost_hint().total_cmp(&a.task.cost_hint()));
+    // Tasks that read other tasks' tables after all others; then longest
+    // first (stable, so equal hints keep the plan's order): with a shared
+    // queue this bounds the wall time by the total work / jobs plus one
+    // task, instead of leaving a long task for last.
+    todo.sort_by(|a, b| {
+        let reads = |t: &PlannedTask| !t.task.inputs().is_empty();
+        reads(a).cmp(&reads(b)).then(b.task.cost_hint().total_cmp(&a.task.cost_hint()))
+    });
     Ok(todo)
 }
 
@@ -262,8 +266,11 @@ struct Execution<'a, 'g> {
     before: HashMap<(&'a str, &'a str), Option<TaskRecord>>,
     /// The index in `todo` of the next task to take.
     next: AtomicUsize,
-    /// Tasks another process held when their turn came, looked at again once the queue is empty.
+    /// Tasks another process held when their turn came, or whose inputs were
+    /// not done yet, looked at again once the queue is empty.
     held: Mutex<Vec<&'a PlannedTask<'g>>>,
+    /// (game, id) of the tasks of `todo` this run has not finished (done or failed).
+    unfinished: Mutex<HashSet<(String, String)>>,
     claims: Claims<'a>,
     progress: ProgressBar,
     /// This run's record as it started; `record` adds the counts so far.
@@ -296,6 +303,7 @@ impl<'a, 'g> Execution<'a, 'g> {
             before,
             next: AtomicUsize::new(0),
             held: Mutex::new(Vec::new()),
+            unfinished: Mutex::new(todo.iter().map(|t| (t.game.name().to_string(), t.id.clone())).collect()),
             claims: Claims::new(out),
             progress: progress_bar(todo.len() as u64),
             todo,
@@ -340,9 +348,11 @@ impl<'a, 'g> Execution<'a, 'g> {
     fn work(&self) {
         while let Some(&planned) = self.todo.get(self.next.fetch_add(1, Ordering::Relaxed)) {
             if !self.attempt(planned) {
-                self.progress.suspend(|| {
-                    eprintln!("waiting for {}/{}: another run computes it", planned.game.name(), planned.id)
-                });
+                if self.inputs_ready(planned) == Ok(true) {
+                    self.progress.suspend(|| {
+                        eprintln!("waiting for {}/{}: another run computes it", planned.game.name(), planned.id)
+                    });
+                }
                 self.held.lock().unwrap().push(planned);
             }
         }
@@ -355,13 +365,38 @@ impl<'a, 'g> Execution<'a, 'g> {
         }
     }
 
-    /// Claims and computes one task; `false` if another live process holds it.
-    fn attempt(&self, planned: &PlannedTask) -> bool {
-        match self.claims.claim(planned.game.name(), &planned.id) {
-            Ok(Claim::Claimed) => self.compute(planned),
-            Ok(Claim::Held(_)) => return false,
-            Err(error) => self.fail(planned, &error),
+    /// Whether the task's inputs are done: `Ok(false)` while one is still
+    /// to be computed (by this run or a live other one), `Err` when one
+    /// cannot be (not planned here, failed, or damaged).
+    fn inputs_ready(&self, planned: &PlannedTask) -> Result<bool, String> {
+        let game = planned.game.name();
+        for input in planned.task.inputs() {
+            match stored(self.out, game, &input) {
+                Stored::Done => continue,
+                _ if self.unfinished.lock().unwrap().contains(&(game.to_string(), input.clone())) => return Ok(false),
+                _ if self.claims.held_by_anyone(game, &input) => return Ok(false),
+                Stored::Absent => {
+                    return Err(format!("it reads {game}/{input}, which is not done (run the config that plans it)"));
+                }
+                Stored::Damaged(why) => return Err(format!("it reads {game}/{input}, which is damaged: {why}")),
+            }
         }
+        Ok(true)
+    }
+
+    /// Claims and computes one task; `false` if another live process holds
+    /// it or its inputs are not done yet.
+    fn attempt(&self, planned: &PlannedTask) -> bool {
+        match self.inputs_ready(planned) {
+            Ok(false) => return false,
+            Ok(true) => match self.claims.claim(planned.game.name(), &planned.id) {
+                Ok(Claim::Claimed) => self.compute(planned),
+                Ok(Claim::Held(_)) => return false,
+                Err(error) => self.fail(planned, &error),
+            },
+            Err(why) => self.fail(planned, &anyhow::anyhow!(why)),
+        }
+        self.unfinished.lock().unwrap().remove(&(planned.game.name().to_string(), planned.id.clone()));
         self.progress.inc(1);
         // Keep the manifest roughly current during long sweeps.
         let mut last = self.last_manifest.lock().unwrap();
@@ -489,6 +524,12 @@ struct RunningTask<'a> {
     last_line: Cell<Instant>,
     /// Steps loaded from an earlier run.
     resumed: Cell<usize>,
+}
+
+impl Inputs for RunningTask<'_> {
+    fn input(&self, task: &str, table: &str) -> anyhow::Result<RecordBatch> {
+        self.out.read_finished_table(self.game, task, table).map_err(anyhow::Error::msg)
+    }
 }
 
 impl TaskContext for RunningTask<'_> {

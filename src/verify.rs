@@ -18,7 +18,7 @@ use crate::artifacts::{OutputDir, PartRecord, StoredConfig, TaskRecord, VERIFICA
 use crate::config::ConfigFile;
 use crate::error::UserError;
 use crate::exact::{parse_canonical_pq, to_f64};
-use crate::game::{Game, Status, StoredTask, Task, Verdict};
+use crate::game::{Game, Inputs, Status, StoredTask, Task, Verdict};
 use crate::panics;
 use crate::sweep::{PlannedTask, plan, progress_bar};
 use arrow::array::{Array, StringArray};
@@ -240,7 +240,7 @@ fn verify_task(out: &OutputDir, task: &dyn Task, record: &TaskRecord) -> anyhow:
     let start = Instant::now();
     let verdict = match out.check_parts(record) {
         Err(why) => Verdict::failed(format!("damaged part: {why}; a plain rerun recomputes the task")),
-        Ok(()) => match load(out, record) {
+        Ok(()) => match load(out, record, &FinishedTasks { out, game: &record.game }) {
             Err(error) => Verdict::failed(format!("cannot read the task's tables: {error:#}")),
             Ok(stored) => match check_columns(&stored, record) {
                 Err(why) => Verdict::failed(why),
@@ -280,13 +280,25 @@ fn verify_task(out: &OutputDir, task: &dyn Task, record: &TaskRecord) -> anyhow:
     })
 }
 
-fn load(out: &OutputDir, record: &TaskRecord) -> anyhow::Result<StoredTask> {
+fn load<'a>(out: &'a OutputDir, record: &TaskRecord, inputs: &'a FinishedTasks) -> anyhow::Result<StoredTask<'a>> {
     let tables = record
         .tables
         .keys()
         .map(|name| Ok((name.clone(), out.read_table(&record.game, name, &record.id)?)))
         .collect::<anyhow::Result<_>>()?;
-    Ok(StoredTask { id: record.id.clone(), tables })
+    Ok(StoredTask { id: record.id.clone(), tables, inputs })
+}
+
+/// The finished tasks of one game in an output directory, as a task's inputs.
+struct FinishedTasks<'a> {
+    out: &'a OutputDir,
+    game: &'a str,
+}
+
+impl Inputs for FinishedTasks<'_> {
+    fn input(&self, task: &str, table: &str) -> anyhow::Result<RecordBatch> {
+        self.out.read_finished_table(self.game, task, table).map_err(anyhow::Error::msg)
+    }
 }
 
 /// The checks every table of every game gets, whatever the game: the row

@@ -105,6 +105,11 @@ impl<'a> Claims<'a> {
         result.with_context(|| format!("claiming {}", path.display()))
     }
 
+    /// Whether a live process (this one or another) holds the task's lease.
+    pub fn held_by_anyone(&self, game: &str, task: &str) -> bool {
+        matches!(holder(&self.path(game, task)), Holder::Live(_))
+    }
+
     /// Gives a task's lease up (after its marker is written, or on failure).
     pub fn release(&self, game: &str, task: &str) {
         let path = self.path(game, task);

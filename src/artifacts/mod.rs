@@ -206,6 +206,30 @@ impl OutputDir {
         parquet_io::read_batch(&self.part_path(game, table, task))
     }
 
+    /// One table of a finished task, read only if its part is the one its
+    /// marker records (size and SHA-256, checked on the bytes that are then
+    /// decoded). `Err` says why not: no marker, a damaged marker or part, no
+    /// such table.
+    pub fn read_finished_table(&self, game: &str, task: &str, table: &str) -> Result<RecordBatch, String> {
+        let record = match self.marker(game, task) {
+            Ok(Some(record)) => record,
+            Ok(None) => return Err(format!("task {game}/{task} is not finished")),
+            Err(why) => return Err(format!("task {game}/{task}: {why}")),
+        };
+        let part = record.tables.get(table).ok_or_else(|| format!("task {game}/{task} has no table {table}"))?;
+        let path = self.part_path(game, table, task);
+        let shown = self.relative(&path);
+        let data = std::fs::read(&path).map_err(|e| format!("{shown}: cannot be read: {e}"))?;
+        let intact = match (&part.bytes, &part.sha256) {
+            (Some(bytes), Some(sha256)) => data.len() as u64 == *bytes && sha256_hex(&data) == *sha256,
+            _ => false,
+        };
+        if !intact {
+            return Err(format!("{shown}: not the part its marker records (size or SHA-256 differs)"));
+        }
+        parquet_io::decode(bytes::Bytes::from(data)).map_err(|e| format!("{shown}: {e:#}"))
+    }
+
     /// Checks that every part a marker lists is the file that was written: its
     /// size and SHA-256 (or, in markers without checksums, a readable footer
     /// with the recorded row count). Returns the first damage found.

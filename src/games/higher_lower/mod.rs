@@ -3,8 +3,8 @@
 //! p-adic lifting, repairs it with exact pivots if needed, and certifies the
 //! value from both sides.
 
+pub mod claims;
 mod config;
-pub mod conjectures;
 pub mod exact_stage;
 pub mod face;
 mod figures;

@@ -1,6 +1,8 @@
-//! A task's N solved in order, each warm-started from N - 1 and saved as a
-//! checkpoint step: its rows of every table plus `warm_start`, the one row of
-//! N's solution that N + 1 starts from (a table only checkpoints hold).
+//! The per-N pipeline of a solve task: each N of the task in order, float
+//! column generation (warm-started from N - 1) -> exact stage -> face stage
+//! (the built-in conjectures, Table 3.1's bound) -> its rows of every table
+//! -> a checkpoint step, which also holds `warm_start`, the one row of N's
+//! solution that N + 1 starts from (a table only checkpoints hold).
 
 use super::exact_stage::exact_stage;
 use super::face::face_stage;
@@ -42,7 +44,8 @@ pub fn solve_in_order(
             None => {
                 let float = solve(n, &options, previous.as_ref());
                 let exact = exact_stage(&float).map_err(|why| anyhow::anyhow!("N = {n}: exact stage failed: {why}"))?;
-                let face = face_stage(&exact.value, &exact.alpha, &exact.bob, exact.certificate.bob_max_guesses)
+                let tallest = exact.certificate.bob_max_guesses;
+                let face = face_stage(&exact.value, &exact.alpha, &exact.bob, tallest, super::claims::builtin())
                     .map_err(|why| {
                         anyhow::anyhow!("N = {n}: deciding the conjectures over the optimal face failed: {why}")
                     })?;
@@ -142,6 +145,12 @@ mod tests {
     struct MemorySteps {
         steps: RefCell<BTreeMap<String, BTreeMap<String, RecordBatch>>>,
         notes: RefCell<Vec<String>>,
+    }
+
+    impl crate::game::Inputs for MemorySteps {
+        fn input(&self, task: &str, _table: &str) -> anyhow::Result<RecordBatch> {
+            anyhow::bail!("a solve task reads no other task ({task})")
+        }
     }
 
     impl TaskContext for MemorySteps {

@@ -1,7 +1,7 @@
 //! Higher-lower's report section: the published values beside ours, all of
 //! ours read from the tables.
 
-use super::face::verdicts;
+use super::face::verdicts::ClaimVerdict;
 use crate::artifacts::columns::Columns;
 use crate::artifacts::columns::TableBuilder;
 use crate::game::{Dataset, ReportSection, Table};
@@ -242,49 +242,43 @@ fn guesses_beside_thesis(ranges: &[(u8, u32, u32)], ours: &BTreeMap<u32, (u8, u8
     ours.iter().map(|(&n, &(g, at_least))| GuessRow { n, ours: g, at_least, thesis: thesis(n) }).collect()
 }
 
-/// Johnson's and Gilbert's conjectures over the run, decided over every
-/// optimal alpha: per conjecture the N where it holds for every optimal
-/// alpha, fails for every one, or depends on which (with witnesses).
+/// Every claim over the run (the built-in conjectures, then the others by
+/// name), decided over every optimal alpha: per claim the N where it holds
+/// for every optimal alpha, fails for every one, or depends on which (with
+/// witnesses), and where it does not apply.
 fn conjectures_section(md: &mut String, data: &dyn Dataset) -> anyhow::Result<Option<Table>> {
     let Some(table) = data.table("higher_lower", "conjectures")? else {
         return Ok(None);
     };
-    let mut summary: Vec<ConjectureSummary> = Vec::new();
-    let (n, method, name) = (table.u32s("n")?, table.strs("method")?, table.strs("name")?);
-    let (applies, holds, verdict) = (table.bools("applies")?, table.bools("holds")?, table.strs("verdict")?);
-    writeln!(md, "### Conjectures (Johnson, Gilbert) over every optimal strategy of Alice's\n")?;
+    let verdicts = claim_verdicts(&table)?;
+    writeln!(md, "### Conjectures and claims over every optimal strategy of Alice's\n")?;
     writeln!(
         md,
-        "| conjecture | N checked | holds for every optimal alpha | fails for every optimal alpha at N | depends on the optimal alpha at N | holds for the computed alpha |\n|---|---|---|---|---|---|"
+        "| claim | statement | N where it applies | holds for every optimal alpha | fails for every optimal alpha at N | depends on the optimal alpha at N | holds for the computed alpha |\n|---|---|---|---|---|---|---|"
     )?;
     let mut undecided_notes: Vec<String> = Vec::new();
-    for conjecture in super::conjectures::NAMES {
-        // One row per N (the first method in name order, as elsewhere).
-        let mut rows: BTreeMap<u32, usize> = BTreeMap::new();
-        for r in (0..table.num_rows()).filter(|&r| name.value(r) == conjecture && applies.value(r)) {
-            if rows.get(&n.value(r)).is_none_or(|&old| method.value(r) < method.value(old)) {
-                rows.insert(n.value(r), r);
-            }
-        }
-        let with =
-            |v: &str| -> Vec<u32> { rows.iter().filter(|&(_, &r)| verdict.value(r) == v).map(|(n, _)| *n).collect() };
+    let mut summary = Vec::new();
+    for claim in &verdicts {
         let row = ConjectureSummary {
-            name: conjecture,
-            checked: rows.len() as u32,
-            holds_for_every: with(verdicts::HOLDS_FOR_EVERY).len() as u32,
-            fails_for_every: n_list(&with(verdicts::FAILS_FOR_EVERY)),
-            depends: n_list(&with(verdicts::DEPENDS)),
-            computed_holds: rows.values().filter(|&&r| holds.value(r)).count() as u32,
+            name: claim.name.clone(),
+            statement: claim.statement.clone(),
+            checked: claim.applies().len() as u32,
+            holds_for_every: claim.with(ClaimVerdict::HoldsForEvery).len() as u32,
+            fails_for_every: n_list(&claim.with(ClaimVerdict::FailsForEvery)),
+            depends: n_list(&claim.with(ClaimVerdict::Depends)),
+            computed_holds: claim.computed_holds,
         };
-        let undecided = with(verdicts::UNDECIDED);
+        let undecided = claim.with(ClaimVerdict::Undecided);
         if !undecided.is_empty() {
-            undecided_notes.push(format!("{conjecture} at N = {}", n_list(&undecided)));
+            undecided_notes.push(format!("{} at N = {}", claim.name, n_list(&undecided)));
         }
         let or_none = |s: &str| if s.is_empty() { "none".to_string() } else { s.to_string() };
         writeln!(
             md,
-            "| {conjecture} | {} | {} N | {} | {} | {} N |",
-            row.checked,
+            "| {} | `{}` | {} | {} N | {} | {} | {} N |",
+            row.name,
+            row.statement,
+            or_none(&n_list(&claim.applies())),
             row.holds_for_every,
             or_none(&row.fails_for_every),
             or_none(&row.depends),
@@ -296,14 +290,15 @@ fn conjectures_section(md: &mut String, data: &dyn Dataset) -> anyhow::Result<Op
         md,
         "\nEach verdict covers all of Alice's optimal strategies: linear programs over her optimal face, \
          certified exactly (proven bounds where it holds or fails for every optimal alpha, two exact optimal \
-         witnesses where it depends; stored in `conjecture_proofs` and re-checked by `verify`). Gilbert's dips \
-         are checked as: at N/4, N/2 and 3N/4 the mean of alpha over the five nearest keys is below the mean over \
-         the keys 4..N-3. Undecided (a face LP failed; the run's log says why): {}.\n",
+         witnesses where it depends; stored in `conjecture_proofs` and re-checked by `verify`). The first four \
+         are the built-in conjectures (Johnson's (1)-(3) and Gilbert's dips, `data/conjectures.toml`); the claim \
+         language is in docs/claims.md. Undecided (a face LP failed; the run's log says why): {}.\n",
         if undecided_notes.is_empty() { "none".to_string() } else { undecided_notes.join("; ") }
     )?;
     Ok(Some(
         TableBuilder::new()
-            .str("name", summary.iter().map(|r| r.name))
+            .str("name", summary.iter().map(|r| r.name.as_str()))
+            .str("statement", summary.iter().map(|r| r.statement.as_str()))
             .u32("n_checked", summary.iter().map(|r| r.checked))
             .u32("n_holds_for_every", summary.iter().map(|r| r.holds_for_every))
             .str("fails_for_every_at", summary.iter().map(|r| r.fails_for_every.as_str()))
@@ -313,9 +308,114 @@ fn conjectures_section(md: &mut String, data: &dyn Dataset) -> anyhow::Result<Op
     ))
 }
 
-/// One conjecture over the run (a row of `conjectures_summary`).
+/// One claim's verdicts over a run, one per N (the first method in name
+/// order where several solved N, as elsewhere).
+pub(super) struct ClaimVerdicts {
+    pub name: String,
+    pub statement: String,
+    /// (N, verdict, the row's detail) in N order.
+    pub by_n: Vec<(u32, ClaimVerdict, String)>,
+    /// N where it holds for the computed alpha.
+    pub computed_holds: u32,
+}
+
+impl ClaimVerdicts {
+    /// The N with this verdict.
+    pub fn with(&self, verdict: ClaimVerdict) -> Vec<u32> {
+        self.by_n.iter().filter(|(_, v, _)| *v == verdict).map(|(n, _, _)| *n).collect()
+    }
+
+    /// The N where the claim applies.
+    pub fn applies(&self) -> Vec<u32> {
+        self.by_n.iter().filter(|(_, v, _)| *v != ClaimVerdict::NotApplicable).map(|(n, _, _)| *n).collect()
+    }
+
+    /// One line per verdict, with its N (`gamesweep conjecture` prints them): "holds for every optimal alpha at
+    /// 5..1024 except 7; fails for every optimal alpha at 7; ...", then
+    /// where it does not apply, with the first reason of each run of N.
+    pub fn lines(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        let applies = self.applies();
+        let holds = self.with(ClaimVerdict::HoldsForEvery);
+        if !holds.is_empty() {
+            let except: Vec<u32> = applies.iter().copied().filter(|n| !holds.contains(n)).collect();
+            let span = match (applies.first(), applies.last()) {
+                (Some(a), Some(b)) if a != b => format!("{a}..{b}"),
+                (Some(a), _) => a.to_string(),
+                _ => String::new(),
+            };
+            lines.push(if except.is_empty() {
+                format!("holds for every optimal alpha at {}", n_list(&holds))
+            } else if holds.len() > except.len() {
+                format!("holds for every optimal alpha at {span} except {}", n_list(&except))
+            } else {
+                format!("holds for every optimal alpha at {}", n_list(&holds))
+            });
+        }
+        for (verdict, text) in [
+            (ClaimVerdict::FailsForEvery, "fails for every optimal alpha at"),
+            (ClaimVerdict::Depends, "depends on the optimal alpha at"),
+            (ClaimVerdict::Undecided, "undecided (a face LP failed) at"),
+        ] {
+            let ns = self.with(verdict);
+            if !ns.is_empty() {
+                let witnesses = if verdict == ClaimVerdict::Depends { " (witnesses stored)" } else { "" };
+                lines.push(format!("{text} {}{witnesses}", n_list(&ns)));
+            }
+        }
+        let not_applicable: Vec<&(u32, ClaimVerdict, String)> =
+            self.by_n.iter().filter(|(_, v, _)| *v == ClaimVerdict::NotApplicable).collect();
+        for run in not_applicable.chunk_by(|a, b| a.0 + 1 == b.0) {
+            let ns: Vec<u32> = run.iter().map(|r| r.0).collect();
+            lines.push(format!("does not apply at {} ({})", n_list(&ns), run[0].2));
+        }
+        lines
+    }
+}
+
+/// Every claim of a `conjectures` table: the built-in ones first, in their
+/// order, then the others by name.
+pub(super) fn claim_verdicts(table: &RecordBatch) -> anyhow::Result<Vec<ClaimVerdicts>> {
+    let (n, method, name) = (table.u32s("n")?, table.strs("method")?, table.strs("name")?);
+    let (statement, holds, verdict, detail) =
+        (table.strs("statement")?, table.bools("holds")?, table.strs("verdict")?, table.strs("detail")?);
+    let mut rows: BTreeMap<(&str, u32), usize> = BTreeMap::new();
+    for r in 0..table.num_rows() {
+        let key = (name.value(r), n.value(r));
+        if rows.get(&key).is_none_or(|&old| method.value(r) < method.value(old)) {
+            rows.insert(key, r);
+        }
+    }
+    let mut names: Vec<&str> = rows.keys().map(|(name, _)| *name).collect();
+    names.dedup();
+    let builtin_rank = |name: &str| super::claims::builtin().iter().position(|c| c.name.as_str() == name);
+    names.sort_by_key(|name| (builtin_rank(name).unwrap_or(usize::MAX), *name));
+    names
+        .into_iter()
+        .map(|claim| {
+            let mine: Vec<usize> = rows.range((claim, 0)..=(claim, u32::MAX)).map(|(_, &r)| r).collect();
+            let by_n = mine
+                .iter()
+                .map(|&r| {
+                    let v = ClaimVerdict::parse(verdict.value(r))
+                        .ok_or_else(|| anyhow::anyhow!("conjectures: verdict {:?}", verdict.value(r)))?;
+                    Ok((n.value(r), v, detail.value(r).to_string()))
+                })
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            Ok(ClaimVerdicts {
+                name: claim.to_string(),
+                statement: statement.value(mine[0]).to_string(),
+                by_n,
+                computed_holds: mine.iter().filter(|&&r| holds.value(r)).count() as u32,
+            })
+        })
+        .collect()
+}
+
+/// One claim over the run (a row of `conjectures_summary`).
 struct ConjectureSummary {
-    name: &'static str,
+    name: String,
+    statement: String,
     /// N where the conjecture applies.
     checked: u32,
     /// N where it holds for every optimal alpha.
@@ -380,37 +480,52 @@ mod tests {
 
     #[test]
     fn the_summary_lists_the_three_verdicts() {
-        // Johnson (2) at N = 7..11: holds for every alpha (7), fails for every (8, 9),
-        // depends (10, 11, the computed alpha failing at 10); plus a second method
-        // at N = 10 that is not read, and N = 6 where it does not apply.
-        let rows: [(u32, &str, bool, bool, &str); 7] = [
-            (6, "auto", false, false, verdicts::NOT_APPLICABLE),
-            (7, "auto", true, true, verdicts::HOLDS_FOR_EVERY),
-            (8, "auto", true, false, verdicts::FAILS_FOR_EVERY),
-            (9, "auto", true, false, verdicts::FAILS_FOR_EVERY),
-            (10, "auto", true, false, verdicts::DEPENDS),
-            (10, "dresher", true, true, verdicts::HOLDS_FOR_EVERY),
-            (11, "auto", true, true, verdicts::DEPENDS),
+        // Johnson (2) at N = 6..12: does not apply (6), holds for every alpha (7, 12),
+        // fails for every (8, 9), depends (10, 11, the computed alpha failing at 10);
+        // plus a second method at N = 10 that is not read.
+        use ClaimVerdict::*;
+        let rows: [(u32, &str, bool, ClaimVerdict); 8] = [
+            (6, "auto", false, NotApplicable),
+            (7, "auto", true, HoldsForEvery),
+            (8, "auto", false, FailsForEvery),
+            (9, "auto", false, FailsForEvery),
+            (10, "auto", false, Depends),
+            (10, "dresher", true, HoldsForEvery),
+            (11, "auto", true, Depends),
+            (12, "auto", true, HoldsForEvery),
         ];
         let table = TableBuilder::new()
             .u32("n", rows.iter().map(|r| r.0))
             .str("method", rows.iter().map(|r| r.1))
             .str("name", rows.iter().map(|_| "alpha1_eq_2_alpha2"))
-            .bool("applies", rows.iter().map(|r| r.2))
-            .bool("holds", rows.iter().map(|r| r.3))
-            .str("verdict", rows.iter().map(|r| r.4))
-            .str("detail", rows.iter().map(|_| ""))
+            .str("statement", rows.iter().map(|_| "a[1] = 2*a[2]"))
+            .u32("from_n", rows.iter().map(|_| 7))
+            .str("when", rows.iter().map(|_| ""))
+            .bool("applies", rows.iter().map(|r| r.3 != NotApplicable))
+            .bool("holds", rows.iter().map(|r| r.2))
+            .str("verdict", rows.iter().map(|r| r.3.as_str()))
+            .str("detail", rows.iter().map(|r| if r.0 == 6 { "N < 7 (from)" } else { "" }))
             .build("conjectures")
             .unwrap();
         let mut md = String::new();
-        let summary = conjectures_section(&mut md, &Conjectures(table.batch)).unwrap().unwrap().batch;
+        let summary = conjectures_section(&mut md, &Conjectures(table.batch.clone())).unwrap().unwrap().batch;
         let row = (0..summary.num_rows()).find(|&r| summary.strs("name").unwrap().value(r) == "alpha1_eq_2_alpha2");
         let row = row.unwrap();
         let text = |c: &str| summary.strs(c).unwrap().value(row).to_string();
         let count = |c: &str| summary.u32s(c).unwrap().value(row);
-        assert_eq!((count("n_checked"), count("n_holds_for_every"), count("n_computed_holds")), (5, 1, 2));
+        assert_eq!((count("n_checked"), count("n_holds_for_every"), count("n_computed_holds")), (6, 2, 3));
         assert_eq!(text("fails_for_every_at"), "8..9");
         assert_eq!(text("depends_at"), "10..11");
-        assert!(md.contains("| alpha1_eq_2_alpha2 | 5 | 1 N | 8..9 | 10..11 | 2 N |"), "{md}");
+        assert!(md.contains("| alpha1_eq_2_alpha2 | `a[1] = 2*a[2]` | 7..12 | 2 N | 8..9 | 10..11 | 3 N |"), "{md}");
+        let lines = claim_verdicts(&table.batch).unwrap()[0].lines();
+        assert_eq!(
+            lines,
+            [
+                "holds for every optimal alpha at 7, 12",
+                "fails for every optimal alpha at 8..9",
+                "depends on the optimal alpha at 10..11 (witnesses stored)",
+                "does not apply at 6 (N < 7 (from))",
+            ]
+        );
     }
 }

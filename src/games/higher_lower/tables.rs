@@ -1,13 +1,14 @@
 //! The higher-lower tables (schemas in docs/tables.md): values, alice, bob, trace,
-//! conjectures, conjecture_proofs and face_trees (`proofs`), height_proofs.
+//! conjectures, conjecture_proofs and face_trees (`face::proofs`), face_cuts, height_proofs.
 
-use super::conjectures;
+use super::claims::Claim;
 use super::exact_stage::ExactOutcome;
 use super::face::FaceOutcome;
-use super::face::verdicts::Decided;
+use super::face::verdicts::{ClaimVerdict, Decided};
 use super::solve::FloatSolution;
+use super::tree::Tree;
 use crate::artifacts::columns::TableBuilder;
-use crate::exact::{format_pq, to_f64};
+use crate::exact::{Rational, format_pq, to_f64};
 use crate::game::Table;
 use anyhow::{Context, anyhow};
 use arrow::record_batch::RecordBatch;
@@ -21,14 +22,20 @@ pub fn tables(solved: &[Solved]) -> anyhow::Result<Vec<Table>> {
     let decided: Vec<(u32, &str, &[Decided])> =
         solved.iter().map(|(f, _, face)| (f.n as u32, method(f), face.decided.as_slice())).collect();
     let [proofs, face_trees] = super::face::proofs::tables(&decided)?;
+    let claims = super::claims::builtin();
+    let rows: Vec<ConjectureRow> = solved
+        .iter()
+        .flat_map(|(f, e, face)| conjecture_rows(f.n as u32, method(f), claims, &e.alpha, &face.decided))
+        .collect();
     Ok(vec![
         values(solved)?,
         alice(solved)?,
         bob(solved)?,
         trace(solved)?,
-        conjectures(solved)?,
+        conjectures(&rows)?,
         proofs,
         face_trees,
+        face_cuts(solved)?,
         height_proofs(solved)?,
     ])
 }
@@ -117,26 +124,82 @@ fn trace(solved: &[Solved]) -> anyhow::Result<Table> {
         .build("trace")
 }
 
-/// One row per (N, conjecture): checked on alpha*, and its verdict over the optimal face.
-fn conjectures(solved: &[Solved]) -> anyhow::Result<Table> {
-    let checks: Vec<(u32, &str, &'static str, super::conjectures::Check)> = solved
+/// One row of `conjectures`: a claim at one N, evaluated on alpha* and decided over the optimal face.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConjectureRow {
+    pub n: u32,
+    pub method: String,
+    pub name: String,
+    pub statement: String,
+    pub from: u32,
+    pub when: String,
+    pub applies: bool,
+    pub holds: bool,
+    pub verdict: String,
+    pub detail: String,
+}
+
+/// The rows of the claims at N (each decided, in the claims' order).
+pub fn conjecture_rows(
+    n: u32,
+    method: &str,
+    claims: &[Claim],
+    alpha: &[Rational],
+    decided: &[Decided],
+) -> Vec<ConjectureRow> {
+    claims
         .iter()
-        .flat_map(|(f, e, face)| {
-            conjectures::check(&e.alpha).into_iter().zip(&face.decided).map(move |(c, decided)| {
-                debug_assert_eq!(c.name, decided.name);
-                (f.n as u32, method(f), decided.verdict, c)
-            })
-        })
+        .zip(decided)
+        .map(|(claim, decided)| conjecture_row(n, method, claim, alpha, decided.verdict))
+        .collect()
+}
+
+/// One claim's row at N, with the verdict decided over the face.
+pub fn conjecture_row(n: u32, method: &str, claim: &Claim, alpha: &[Rational], verdict: ClaimVerdict) -> ConjectureRow {
+    let evaluation = claim.evaluate(alpha);
+    ConjectureRow {
+        n,
+        method: method.to_string(),
+        name: claim.name.as_str().to_string(),
+        statement: claim.statement.text().to_string(),
+        from: claim.from,
+        when: claim.when.as_ref().map_or(String::new(), |w| w.text().to_string()),
+        applies: evaluation.applies,
+        holds: evaluation.holds,
+        verdict: verdict.as_str().to_string(),
+        detail: evaluation.detail,
+    }
+}
+
+/// One row per (N, claim): checked on alpha*, and its verdict over the optimal face.
+pub fn conjectures(rows: &[ConjectureRow]) -> anyhow::Result<Table> {
+    TableBuilder::new()
+        .u32("n", rows.iter().map(|r| r.n))
+        .str("method", rows.iter().map(|r| r.method.as_str()))
+        .str("name", rows.iter().map(|r| r.name.as_str()))
+        .str("statement", rows.iter().map(|r| r.statement.as_str()))
+        .u32("from_n", rows.iter().map(|r| r.from))
+        .str("when", rows.iter().map(|r| r.when.as_str()))
+        .bool("applies", rows.iter().map(|r| r.applies))
+        .bool("holds", rows.iter().map(|r| r.holds))
+        .str("verdict", rows.iter().map(|r| r.verdict.as_str()))
+        .str("detail", rows.iter().map(|r| r.detail.as_str()))
+        .build("conjectures")
+}
+
+/// The trees the face LPs of N found as cuts (face dimension > 0): a
+/// claim asked later starts from them instead of finding them again.
+fn face_cuts(solved: &[Solved]) -> anyhow::Result<Table> {
+    let cuts: Vec<(u32, &str, u32, &Tree)> = solved
+        .iter()
+        .flat_map(|(f, _, face)| face.cuts.iter().enumerate().map(move |(k, t)| (f.n as u32, method(f), k as u32, t)))
         .collect();
     TableBuilder::new()
-        .u32("n", checks.iter().map(|r| r.0))
-        .str("method", checks.iter().map(|r| r.1))
-        .str("name", checks.iter().map(|r| r.3.name))
-        .bool("applies", checks.iter().map(|r| r.3.applies))
-        .bool("holds", checks.iter().map(|r| r.3.holds))
-        .str("verdict", checks.iter().map(|r| r.2))
-        .str("detail", checks.iter().map(|r| r.3.detail.as_str()))
-        .build("conjectures")
+        .u32("n", cuts.iter().map(|r| r.0))
+        .str("method", cuts.iter().map(|r| r.1))
+        .u32("cut", cuts.iter().map(|r| r.2))
+        .u8_lists("depths", cuts.iter().map(|r| r.3.depths().to_vec()))
+        .build("face_cuts")
 }
 
 /// The height-limited game's alpha where alpha* does not prove Table 3.1's bound.

@@ -3,17 +3,20 @@
 //! Bob's trees and weights, and the value, checked by the exact certificate
 //! (exact best response to alpha; exact worst key against Bob's mixture), and
 //! every derived column (supports, uniqueness of alpha, the face's dimension,
-//! the conjecture rows) recomputed from the strategies, every conjecture's
+//! the conjecture rows) recomputed from the strategies, every claim's
 //! verdict re-proven from its stored proofs (bounds and witnesses,
-//! `verdicts::check`), and the bound on Bob's tallest tree re-proven from
-//! alpha or its `height_proofs` row. No solver state is reused.
+//! `verdicts::check_proofs`), and the bound on Bob's tallest tree re-proven
+//! from alpha or its `height_proofs` row. No solver state is reused; the
+//! `face_cuts` rows (a cache for later claims) need only be trees of N keys.
 
-use super::conjectures;
+use super::claims::{self, Claim};
 use super::exact_stage::certificate::certify;
 use super::face::polytope::AliceFace;
-use super::face::{proofs, verdicts};
+use super::face::proofs;
+use super::face::verdicts::{ClaimVerdict, check_proofs};
 use super::height_limit;
 use super::solve::Method;
+use super::tables::{ConjectureRow, conjecture_row};
 use super::tree::Tree;
 use crate::artifacts::columns::Columns;
 use crate::exact::{Rational, parse_pq};
@@ -36,7 +39,8 @@ pub fn verify(method: Method, ns: &[usize], task: &StoredTask) -> anyhow::Result
     let conjectures = task.table("conjectures")?;
     let (proof_rows, face_trees) = (task.table("conjecture_proofs")?, task.table("face_trees")?);
     let height_rows = task.table("height_proofs")?;
-    let proof_tables = [conjectures, proof_rows, face_trees, height_rows];
+    let face_cuts = task.table("face_cuts")?;
+    let proof_tables = [conjectures, proof_rows, face_trees, height_rows, face_cuts];
     if let Err(why) = check_keys(method, ns, values, alice, bob, trace, &proof_tables) {
         return Ok(Verdict::failed(why));
     }
@@ -47,7 +51,7 @@ pub fn verify(method: Method, ns: &[usize], task: &StoredTask) -> anyhow::Result
     let mut stored = Strategies {
         alphas: read_alphas(alice)?,
         mixtures,
-        checks: read_checks(conjectures)?,
+        rows: read_conjectures(conjectures)?,
         proofs: match proofs::read(proof_rows, face_trees) {
             Ok(stored) => stored,
             Err(why) => return Ok(Verdict::failed(format!("{why:#}"))),
@@ -95,7 +99,7 @@ type HeightProofs = BTreeMap<u32, (u8, BTreeMap<u32, Rational>)>;
 struct Strategies {
     alphas: Alphas,
     mixtures: Mixtures,
-    checks: BTreeMap<u32, Vec<StoredCheck>>,
+    rows: BTreeMap<u32, Vec<ConjectureRow>>,
     proofs: proofs::StoredProofs,
     height_proofs: HeightProofs,
 }
@@ -123,22 +127,8 @@ fn check_n(
         Err(why) => return Ok(Err(format!("the optimal face: {why}"))),
     };
     let unique = face.dimension() == 0;
-    let checks = stored.checks.remove(&n).unwrap_or_default();
-    let recomputed: Vec<StoredCheck> = conjectures::check(&alpha)
-        .into_iter()
-        .zip(&checks)
-        .map(|(c, s)| StoredCheck {
-            name: c.name.to_string(),
-            applies: c.applies,
-            holds: c.holds,
-            verdict: s.verdict.clone(),
-            detail: c.detail,
-        })
-        .collect();
-    let unproven = checks.iter().find_map(|c| {
-        let proofs = stored.proofs.remove(&(n, c.name.clone())).unwrap_or_default();
-        verdicts::check(&face, &c.name, &c.verdict, &proofs).err()
-    });
+    let rows = stored.rows.remove(&n).unwrap_or_default();
+    let claims_checked = check_claims(&face, claims::builtin(), &rows, &mut stored.proofs);
     let at_least = values.u8s("bob_tallest_at_least")?.value(row);
     let height_proof =
         stored.height_proofs.remove(&n).map(|(refuted, p)| (refuted, p.into_values().collect::<Vec<_>>()));
@@ -161,10 +151,8 @@ fn check_n(
             Err("stored face_dimension disagrees with the strategies".into())
         } else if !tallest_proven {
             Err(format!("bob_tallest_at_least = {at_least} is not proven by alpha or height_proofs"))
-        } else if checks != recomputed {
-            Err("stored conjecture rows disagree with the recomputation from the strategies".into())
-        } else if let Some(why) = unproven {
-            Err(format!("a conjecture's verdict is not proven by its stored proofs: {why}"))
+        } else if let Err(why) = claims_checked {
+            Err(why)
         } else if (stored_status == "repaired") == repair_reason.is_empty()
             || !["certified", "repaired"].contains(&stored_status)
         {
@@ -221,32 +209,54 @@ fn read_mixtures(bob: &RecordBatch) -> anyhow::Result<Result<Mixtures, String>> 
     Ok(Ok(mixtures))
 }
 
-/// The stored conjecture rows of every N.
-fn read_checks(conjectures: &RecordBatch) -> anyhow::Result<BTreeMap<u32, Vec<StoredCheck>>> {
-    let (cn, cname) = (conjectures.u32s("n")?, conjectures.strs("name")?);
-    let (capplies, cholds) = (conjectures.bools("applies")?, conjectures.bools("holds")?);
-    let (cverdict, cdetail) = (conjectures.strs("verdict")?, conjectures.strs("detail")?);
-    let mut checks: BTreeMap<u32, Vec<StoredCheck>> = BTreeMap::new();
-    for r in 0..conjectures.num_rows() {
-        checks.entry(cn.value(r)).or_default().push(StoredCheck {
-            name: cname.value(r).to_string(),
-            applies: capplies.value(r),
-            holds: cholds.value(r),
-            verdict: cverdict.value(r).to_string(),
-            detail: cdetail.value(r).to_string(),
+/// The stored rows of `conjectures`, by N, in stored order.
+pub(super) fn read_conjectures(batch: &RecordBatch) -> anyhow::Result<BTreeMap<u32, Vec<ConjectureRow>>> {
+    let (n, method, name) = (batch.u32s("n")?, batch.strs("method")?, batch.strs("name")?);
+    let (statement, from, when) = (batch.strs("statement")?, batch.u32s("from_n")?, batch.strs("when")?);
+    let (applies, holds) = (batch.bools("applies")?, batch.bools("holds")?);
+    let (verdict, detail) = (batch.strs("verdict")?, batch.strs("detail")?);
+    let mut rows: BTreeMap<u32, Vec<ConjectureRow>> = BTreeMap::new();
+    for r in 0..batch.num_rows() {
+        rows.entry(n.value(r)).or_default().push(ConjectureRow {
+            n: n.value(r),
+            method: method.value(r).to_string(),
+            name: name.value(r).to_string(),
+            statement: statement.value(r).to_string(),
+            from: from.value(r),
+            when: when.value(r).to_string(),
+            applies: applies.value(r),
+            holds: holds.value(r),
+            verdict: verdict.value(r).to_string(),
+            detail: detail.value(r).to_string(),
         });
     }
-    Ok(checks)
+    Ok(rows)
 }
 
-/// One stored row of the conjectures table (the verdict is checked against its proofs).
-#[derive(Debug, PartialEq, Default)]
-struct StoredCheck {
-    name: String,
-    applies: bool,
-    holds: bool,
-    verdict: String,
-    detail: String,
+/// The stored rows of `claims` at one N (one each, in order) against the
+/// claims recomputed on the face's alpha, each verdict re-proven from its
+/// stored proofs (taken out of `proofs`).
+pub(super) fn check_claims(
+    face: &AliceFace,
+    claims: &[Claim],
+    rows: &[ConjectureRow],
+    proofs: &mut proofs::StoredProofs,
+) -> Result<(), String> {
+    let n = face.alpha().len();
+    if rows.len() != claims.len() {
+        return Err(format!("{} conjecture rows for {} claims", rows.len(), claims.len()));
+    }
+    for (claim, row) in claims.iter().zip(rows) {
+        let name = claim.name.as_str();
+        let verdict = ClaimVerdict::parse(&row.verdict).ok_or_else(|| format!("{name}: verdict {:?}", row.verdict))?;
+        if *row != conjecture_row(row.n, &row.method, claim, face.alpha(), verdict) {
+            return Err(format!("{name}: the stored row disagrees with the claim recomputed on the strategies"));
+        }
+        let stored = proofs.remove(&(n as u32, name.to_string())).unwrap_or_default();
+        check_proofs(face, &claim.at(n), verdict, &stored)
+            .map_err(|why| format!("{name}: the verdict is not proven by its stored proofs: {why}"))?;
+    }
+    Ok(())
 }
 
 /// The keys of every table against the plan `ns` (and `method` in every row).
@@ -257,10 +267,10 @@ fn check_keys(
     alice: &RecordBatch,
     bob: &RecordBatch,
     trace: &RecordBatch,
-    proof_tables: &[&RecordBatch; 4],
+    proof_tables: &[&RecordBatch; 5],
 ) -> Result<(), String> {
     let error = |e: anyhow::Error| e.to_string();
-    let [conjectures, proof_rows, face_trees, height_rows] = *proof_tables;
+    let [conjectures, proof_rows, face_trees, height_rows, face_cuts] = *proof_tables;
     for (name, table) in [
         ("values", values),
         ("alice", alice),
@@ -270,6 +280,7 @@ fn check_keys(
         ("conjecture_proofs", proof_rows),
         ("face_trees", face_trees),
         ("height_proofs", height_rows),
+        ("face_cuts", face_cuts),
     ] {
         let methods = table.strs("method").map_err(error)?;
         if let Some(r) = (0..table.num_rows()).find(|&r| methods.value(r) != method.as_str()) {
@@ -320,9 +331,29 @@ fn check_keys(
     exact_keys(
         "conjectures",
         (0..conjectures.num_rows()).map(|r| (cn.value(r), names.value(r).to_string())),
-        ns.iter().flat_map(|&n| conjectures::NAMES.iter().map(move |name| (n as u32, name.to_string()))),
+        ns.iter().flat_map(|&n| claims::builtin().iter().map(move |c| (n as u32, c.name.as_str().to_string()))),
         |(n, name)| format!("N = {n}, {name}"),
     )?;
+    // The cut cache: trees of N keys, numbered 0..k-1 per N of the task.
+    let cuts = pairs(face_cuts, "cut")?;
+    let mut cut_counts: BTreeMap<u32, u32> = BTreeMap::new();
+    for (n, _) in &cuts {
+        *cut_counts.entry(*n).or_default() += 1;
+    }
+    exact_keys(
+        "face_cuts",
+        cuts,
+        ns.iter().flat_map(|&n| (0..cut_counts.get(&(n as u32)).copied().unwrap_or(0)).map(move |k| (n as u32, k))),
+        |(n, k)| format!("N = {n}, cut {k}"),
+    )?;
+    let (cut_n, depths) = (n_of(face_cuts)?, face_cuts.column_as::<ListArray>("depths").map_err(error)?);
+    for r in 0..face_cuts.num_rows() {
+        let list = depths.value(r);
+        let tree = list.as_any().downcast_ref::<UInt8Array>().map(|d| Tree::from_depths(d.values().to_vec()));
+        if !matches!(tree, Some(Ok(t)) if t.len() == cut_n.value(r) as usize) {
+            return Err(format!("face_cuts: N = {}, row {r} is no tree of N keys", cut_n.value(r)));
+        }
+    }
     // A height proof, where there is one, is a whole alpha: keys 1..=N in order, one refuted height.
     let (hn, hi, hh) =
         (n_of(height_rows)?, height_rows.u32s("i").map_err(error)?, height_rows.u8s("refuted_height").map_err(error)?);

@@ -19,6 +19,7 @@ pub mod proofs;
 mod tests;
 pub mod verdicts;
 
+use super::claims::Claim;
 use super::tree::Tree;
 use crate::exact::Rational;
 use polytope::AliceFace;
@@ -29,8 +30,10 @@ use verdicts::{Decided, decide_all};
 pub struct FaceOutcome {
     /// Dimension of the affine hull of Alice's optimal strategies (0: alpha unique).
     pub dimension: usize,
-    /// Every conjecture of `NAMES`, in order.
+    /// Every claim asked, in order.
     pub decided: Vec<Decided>,
+    /// The trees the face LPs found as cuts, for claims asked later (`face_cuts`).
+    pub cuts: Vec<Tree>,
     /// Proven: every optimal mixture of Bob's uses a tree of at least this height.
     pub bob_tallest_at_least: u8,
     /// The height-limited game's alpha that proves it, where alpha* does not.
@@ -38,22 +41,24 @@ pub struct FaceOutcome {
     pub seconds: f64,
 }
 
-/// Decides every conjecture over Alice's optimal face and bounds the height
-/// of Bob's optimal mixtures, from one N's exact solution (V, Alice's
-/// optimal alpha, Bob's optimal mixture and its tallest tree).
+/// Decides every claim over Alice's optimal face and bounds the height of
+/// Bob's optimal mixtures, from one N's exact solution (V, Alice's optimal
+/// alpha, Bob's optimal mixture and its tallest tree).
 pub fn face_stage(
     value: &Rational,
     alpha: &[Rational],
     bob: &[(Tree, Rational)],
     tallest: u8,
+    claims: &[Claim],
 ) -> Result<FaceOutcome, String> {
     let start = std::time::Instant::now();
     let face = AliceFace::new(value, alpha, bob)?;
-    let decided = decide_all(&face)?;
+    let decided = decide_all(&face, claims);
     let (bob_tallest_at_least, height_proof) = super::height_limit::tallest_tree_at_least(value, alpha, bob, tallest);
     Ok(FaceOutcome {
         dimension: face.dimension(),
         decided,
+        cuts: face.tree_cuts(),
         bob_tallest_at_least,
         height_proof,
         seconds: start.elapsed().as_secs_f64(),

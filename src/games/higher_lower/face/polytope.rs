@@ -56,7 +56,7 @@ pub struct LowerBound {
 #[derive(Debug, Clone)]
 pub struct Minimum {
     pub lower: LowerBound,
-    pub point: Option<Vec<Rational>>,
+    pub point: Vec<Rational>,
 }
 
 /// Alice's optimal face: the computed optimal alpha* and exact directions of its affine hull.
@@ -150,17 +150,28 @@ impl AliceFace {
         &self.alpha
     }
 
-    /// min of h . alpha over the face (h over all keys): always a proven
-    /// lower bound, exactly the minimum and with its point when `with_point`
-    /// (without, a tree the float LP missed can only make the bound lower).
-    pub fn minimize(&self, h: &[Rational], with_point: bool) -> Result<Minimum, String> {
+    /// A proven lower bound on h . alpha over the face (h over all keys),
+    /// usually its minimum: a tree the float LP missed can only make the
+    /// bound lower, and no exact point is sought.
+    pub fn bound_below(&self, h: &[Rational]) -> Result<LowerBound, String> {
+        Ok(self.minimum(h, Want::Bound)?.0)
+    }
+
+    /// The minimum of h . alpha over the face, exactly, with an exact
+    /// optimal alpha that attains it.
+    pub fn minimize(&self, h: &[Rational]) -> Result<Minimum, String> {
+        let (lower, point) = self.minimum(h, Want::Point)?;
+        Ok(Minimum { lower, point: point.ok_or("the face LP gave no point")? })
+    }
+
+    fn minimum(&self, h: &[Rational], want: Want) -> Result<(LowerBound, Option<Vec<Rational>>), String> {
         let d = self.dimension();
         let hs = ScaledVector::from_rationals(h);
         let objective = self.on_hull(&hs);
         if objective.iter().all(|c| *c == 0u32) {
             // h is constant on the hull: its value at alpha* is its value everywhere.
             let lower = LowerBound { bound: self.alpha_scaled.dot(&hs), multipliers: Vec::new() };
-            return Ok(Minimum { lower, point: with_point.then(|| self.alpha.clone()) });
+            return Ok((lower, (want == Want::Point).then(|| self.alpha.clone())));
         }
         let c: Vec<f64> = objective.iter().map(to_f64).collect();
         let basis_origins: Vec<Origin> = (0..d)
@@ -169,9 +180,9 @@ impl AliceFace {
                 Origin::Cut(if objective[i] >= 0u32 { Cut::Nonnegative(key) } else { Cut::AtMostOne(key) })
             })
             .collect();
-        let solved = self.solve(&[], &c, &objective, basis_origins, with_point)?;
+        let solved = self.solve(&[], &c, &objective, basis_origins, want)?;
         let lower = self.lower_bound(h, &solved.multipliers)?;
-        Ok(Minimum { lower, point: solved.point })
+        Ok((lower, solved.point))
     }
 
     /// Proven bounds on every direction's coordinate: per direction c, lower
@@ -189,7 +200,7 @@ impl AliceFace {
             .map(|&k| {
                 let unit: Vec<Rational> = (0..n).map(|j| Rational::from(u32::from(j == k))).collect();
                 let minus: Vec<Rational> = unit.iter().map(|x| -x.clone()).collect();
-                Ok([self.minimize(&unit, false)?.lower, self.minimize(&minus, false)?.lower])
+                Ok([self.bound_below(&unit)?, self.bound_below(&minus)?])
             })
             .collect::<Result<_, String>>()?;
         *self.box_cache.borrow_mut() = Some(bounds.clone());
@@ -215,19 +226,70 @@ impl AliceFace {
         bound
     }
 
+    /// The trees found as cuts so far, in the order found.
+    pub fn tree_cuts(&self) -> Vec<Tree> {
+        let cuts = self.tree_cuts.borrow();
+        cuts.iter()
+            .filter_map(|row| match &row.origin {
+                Origin::Cut(Cut::Tree(tree)) => Some(tree.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Starts every later LP with these trees as cuts (those an earlier
+    /// stage found on this face), so that the DP need not find them again.
+    /// Any valid tree is a valid cut; trees of another N are skipped.
+    pub fn add_cuts(&self, trees: impl IntoIterator<Item = Tree>) {
+        let d = self.dimension();
+        let mut known: std::collections::HashSet<Tree> = self.tree_cuts().into_iter().collect();
+        let fresh: Vec<Row> = trees
+            .into_iter()
+            .filter(|t| t.len() == self.alpha.len() && known.insert(t.clone()))
+            .map(|t| self.cut_row(Cut::Tree(t), d))
+            .collect();
+        self.tree_cuts.borrow_mut().extend(fresh);
+    }
+
+    /// Uses this box (`box_bounds`' output, stored by an earlier stage on
+    /// this face) instead of solving its 2d LPs. Its bounds are proofs that
+    /// `verify` re-checks wherever a verdict uses them.
+    pub fn set_box(&self, bounds: Vec<[LowerBound; 2]>) {
+        if bounds.len() == self.dimension() {
+            *self.box_cache.borrow_mut() = Some(bounds);
+        }
+    }
+
     /// Each direction's own key (0-based), in the order of the directions.
     pub fn free_keys(&self) -> &[usize] {
         &self.free_keys
     }
 
-    /// max over the face of min_i g_i . alpha (the functionals `g`): a proven
-    /// upper bound s (exactly the maximum, with its point, when `with_point`)
-    /// and the proof that -(sum w_i g_i) . alpha >= -s for every optimal
-    /// alpha (weights w >= 0 summing to 1).
+    /// A proven upper bound s on the largest smallest slack over the face:
+    /// max over optimal alpha of min_i g_i . alpha over the functionals
+    /// marked `soft`, subject to g_j . alpha >= 0 for the others; and its
+    /// proof, -(sum_i w_i g_i) . alpha >= -s for every optimal alpha, with
+    /// weights w >= 0 on all functionals (those on the soft ones sum to 1).
+    pub fn bound_largest_smallest(&self, g: &[Vec<Rational>], soft: &[bool]) -> Result<(Rational, MaxProof), String> {
+        let (s, _, proof) = self.largest_smallest(g, soft, Want::Bound)?;
+        Ok((s, proof))
+    }
+
+    /// `bound_largest_smallest` exactly, with an exact optimal alpha that attains it.
     pub fn maximize_smallest(
         &self,
         g: &[Vec<Rational>],
-        with_point: bool,
+        soft: &[bool],
+    ) -> Result<(Rational, Vec<Rational>, MaxProof), String> {
+        let (s, point, proof) = self.largest_smallest(g, soft, Want::Point)?;
+        Ok((s, point.ok_or("the face LP gave no point")?, proof))
+    }
+
+    fn largest_smallest(
+        &self,
+        g: &[Vec<Rational>],
+        soft: &[bool],
+        want: Want,
     ) -> Result<(Rational, Option<Vec<Rational>>, MaxProof), String> {
         let d = self.dimension();
         let mut c = vec![0.0; d + 1];
@@ -243,14 +305,14 @@ impl AliceFace {
             .enumerate()
             .map(|(i, (on_hull, at_alpha))| {
                 let mut a: Vec<f64> = on_hull.iter().map(to_f64).collect();
-                a.push(-1.0);
+                a.push(if soft[i] { -1.0 } else { 0.0 });
                 Row { origin: Origin::AtLeastS(i), a, b: -to_f64(at_alpha) }
             })
             .collect();
         let mut basis_origins: Vec<Origin> = (0..d).map(|i| Origin::Cut(Cut::Nonnegative(self.free_keys[i]))).collect();
         basis_origins.push(Origin::SAtMost);
-        let exact_rows = ExactRows { g_on_hull: &g_on_hull, g_at_alpha: &g_at_alpha, s_bound: s_bound(g) };
-        let solved = self.solve_with(&extra, &c, &objective, basis_origins, Some(&exact_rows), with_point)?;
+        let exact_rows = ExactRows { g_on_hull: &g_on_hull, g_at_alpha: &g_at_alpha, soft, s_bound: s_bound(g) };
+        let solved = self.solve_with(&extra, &c, &objective, basis_origins, Some(&exact_rows), want)?;
         let mut weights = Vec::new();
         let mut cuts = Vec::new();
         for (origin, lambda) in solved.all_multipliers {
@@ -367,9 +429,9 @@ impl AliceFace {
         c: &[f64],
         objective: &[Rational],
         basis: Vec<Origin>,
-        with_point: bool,
+        want: Want,
     ) -> Result<Solved, String> {
-        let solved = self.solve_with(extra, c, objective, basis, None, with_point)?;
+        let solved = self.solve_with(extra, c, objective, basis, None, want)?;
         let multipliers = solved
             .all_multipliers
             .iter()
@@ -383,7 +445,7 @@ impl AliceFace {
 
     /// The LP min c . x over rows (keys, trees as cuts, `extra`), from the
     /// dual-feasible `basis`; then exact: multipliers of the final basis
-    /// (proven >= 0) and, `with_point`, its point, with trees the exact DP
+    /// (proven >= 0) and, when `want` is a point, its point, with trees the exact DP
     /// finds below V added until there are none.
     fn solve_with(
         &self,
@@ -392,11 +454,11 @@ impl AliceFace {
         objective: &[Rational],
         basis: Vec<Origin>,
         exact_rows: Option<&ExactRows>,
-        with_point: bool,
+        want: Want,
     ) -> Result<SolvedWith, String> {
         let mut failures = Vec::new();
         for relax in RELAXATIONS {
-            match self.solve_relaxed(extra, c, objective, &basis, exact_rows, with_point, relax) {
+            match self.solve_relaxed(extra, c, objective, &basis, exact_rows, want, relax) {
                 Ok(solved) => return Ok(solved),
                 Err(why) => failures.push(format!("relaxed by {relax:e}: {why}")),
             }
@@ -415,7 +477,7 @@ impl AliceFace {
         objective: &[Rational],
         basis: &[Origin],
         exact_rows: Option<&ExactRows>,
-        with_point: bool,
+        want: Want,
         relax: f64,
     ) -> Result<SolvedWith, String> {
         let p = c.len();
@@ -440,7 +502,7 @@ impl AliceFace {
             .collect::<Result<_, _>>()?;
         for _ in 0..MAX_EXACT_ROUNDS {
             self.float_simplex(&mut rows, &mut basis, c, relax)?;
-            if with_point {
+            if want == Want::Point {
                 for (row, &b) in rows.iter_mut().zip(&true_b) {
                     row.b = b;
                 }
@@ -454,7 +516,7 @@ impl AliceFace {
                 return Err("the final basis has a negative multiplier".into());
             }
             let all_multipliers = || basis.iter().map(|&i| rows[i].origin.clone()).zip(lambda.clone()).collect();
-            if !with_point {
+            if want == Want::Bound {
                 return Ok(SolvedWith { all_multipliers: all_multipliers(), point: None });
             }
             let x = solve_exact(exact_a, exact_b).ok_or("the final basis is singular")?;
@@ -586,7 +648,9 @@ impl AliceFace {
             Origin::AtLeastS(i) => {
                 let rows = exact_rows.expect("s rows come with their functionals");
                 a[..rows.g_on_hull[*i].len()].clone_from_slice(&rows.g_on_hull[*i]);
-                a[p - 1] = Rational::from(-1);
+                if rows.soft[*i] {
+                    a[p - 1] = Rational::from(-1);
+                }
             }
             Origin::SAtMost => a[p - 1] = Rational::from(-1),
         }
@@ -640,6 +704,13 @@ impl AliceFace {
     }
 }
 
+/// Whether a face LP is asked for its bound only or also for an exact optimal point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Want {
+    Bound,
+    Point,
+}
+
 /// How `maximize_smallest` proves its value: weights w_i >= 0 (sum 1) on
 /// the functionals, and the lower bound -s* on -(sum w_i g_i) . alpha.
 #[derive(Debug, Clone)]
@@ -659,10 +730,12 @@ struct SolvedWith {
 }
 
 /// The exact data of the s rows: the functionals' coefficients on the
-/// hull's directions, their values at alpha*, and the bound u on s.
+/// hull's directions, their values at alpha*, which of them carry s, and
+/// the bound u on s.
 struct ExactRows<'a> {
     g_on_hull: &'a [Vec<Rational>],
     g_at_alpha: &'a [Rational],
+    soft: &'a [bool],
     s_bound: Rational,
 }
 

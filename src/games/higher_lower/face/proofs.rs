@@ -1,15 +1,18 @@
-//! The stored form of the conjecture verdicts' proofs (`verdicts::Proof`),
-//! written and read back, so that `verify` re-checks them from the rows alone.
+//! The stored form of the claims' proofs (`verdicts::Proof`), written and
+//! read back, so that `verify` re-checks them from the rows alone.
 //!
 //! `conjecture_proofs` has one row per term of a proof (n, method, name,
-//! proof: its number within the conjecture at N, kind "bound" or "witness"):
-//! a bound's terms are its weights on the conjecture's inequalities
+//! proof: its number within the claim at N, kind "bound", "box" or
+//! "witness"): a bound's terms are its weights on the claim's inequalities
 //! ("weight", index i), its multipliers on alpha_k >= 0 ("key", index k) and
 //! on alpha . d_T >= V ("tree", index of T in `face_trees`), with `sign` and
 //! `bound`; a box side (kind "box": sign * alpha_k >= bound) has its key as a
-//! "box_key" term, then its multipliers; a witness's terms are its probabilities ("alpha", key k), or one
-//! "computed" term for the computed alpha (the `alice` table), with `holds`.
-//! `face_trees` holds the trees of N's bounds once each (n, method, tree, depths).
+//! "box_key" term, then its multipliers; a witness's terms are its
+//! probabilities ("alpha", key k), or one "computed" term for the computed
+//! alpha (the `alice` table), with `holds`. `face_trees` holds the trees of
+//! one claim's proofs at N once each (n, method, name, tree, depths), so
+//! that (n, method, name, tree) joins the two tables whichever task wrote
+//! them.
 
 use super::polytope::{Cut, LowerBound};
 use super::verdicts::{Decided, Proof};
@@ -23,8 +26,8 @@ use arrow::record_batch::RecordBatch;
 use std::collections::BTreeMap;
 
 /// One term row of `conjecture_proofs`.
-struct Term {
-    name: &'static str,
+struct Term<'d> {
+    name: &'d str,
     proof: u32,
     kind: &'static str,
     sign: i64,
@@ -38,17 +41,22 @@ struct Term {
 /// The two proof tables of the given N (n, method, verdicts).
 pub fn tables(solved: &[(u32, &str, &[Decided])]) -> anyhow::Result<[Table; 2]> {
     let mut terms: Vec<(u32, &str, Term)> = Vec::new();
-    let mut trees: Vec<(u32, &str, u32, Vec<u8>)> = Vec::new();
+    let mut trees: Vec<(u32, &str, &str, u32, Vec<u8>)> = Vec::new();
     for &(n, method, decided) in solved {
-        let mut numbered: Vec<Tree> = Vec::new();
-        for conjecture in decided {
-            for (number, proof) in conjecture.proofs.iter().enumerate() {
-                for term in proof_terms(conjecture.name, number as u32, proof, &mut numbered) {
+        for claim in decided {
+            let mut numbered: Vec<Tree> = Vec::new();
+            for (number, proof) in claim.proofs.iter().enumerate() {
+                for term in proof_terms(&claim.name, number as u32, proof, &mut numbered) {
                     terms.push((n, method, term));
                 }
             }
+            trees.extend(
+                numbered
+                    .into_iter()
+                    .enumerate()
+                    .map(|(k, t)| (n, method, claim.name.as_str(), k as u32, t.depths().to_vec())),
+            );
         }
-        trees.extend(numbered.into_iter().enumerate().map(|(k, t)| (n, method, k as u32, t.depths().to_vec())));
     }
     let proofs = TableBuilder::new()
         .u32("n", terms.iter().map(|r| r.0))
@@ -66,14 +74,15 @@ pub fn tables(solved: &[(u32, &str, &[Decided])]) -> anyhow::Result<[Table; 2]> 
     let trees = TableBuilder::new()
         .u32("n", trees.iter().map(|r| r.0))
         .str("method", trees.iter().map(|r| r.1))
-        .u32("tree", trees.iter().map(|r| r.2))
-        .u8_lists("depths", trees.into_iter().map(|r| r.3))
+        .str("name", trees.iter().map(|r| r.2))
+        .u32("tree", trees.iter().map(|r| r.3))
+        .u8_lists("depths", trees.into_iter().map(|r| r.4))
         .build("face_trees")?;
     Ok([proofs, trees])
 }
 
-/// The rows of one proof; its trees get numbers in `numbered` (N's list).
-fn proof_terms(name: &'static str, proof: u32, p: &Proof, numbered: &mut Vec<Tree>) -> Vec<Term> {
+/// The rows of one proof; its trees get numbers in `numbered` (the claim's list at N).
+fn proof_terms<'d>(name: &'d str, proof: u32, p: &Proof, numbered: &mut Vec<Tree>) -> Vec<Term<'d>> {
     let row = |kind, sign, holds, bound: &str, term, index, coefficient: String| Term {
         name,
         proof,
@@ -121,7 +130,7 @@ fn proof_terms(name: &'static str, proof: u32, p: &Proof, numbered: &mut Vec<Tre
 }
 
 /// A bound's multipliers as (term, index, coefficient): "key" k (1-based) or
-/// "tree" (its number in N's `numbered` list, added there if new).
+/// "tree" (its number in the claim's `numbered` list, added there if new).
 fn multiplier_terms(multipliers: &[(Cut, Rational)], numbered: &mut Vec<Tree>) -> Vec<(&'static str, u32, String)> {
     multipliers
         .iter()
@@ -142,21 +151,21 @@ fn multiplier_terms(multipliers: &[(Cut, Rational)], numbered: &mut Vec<Tree>) -
         .collect()
 }
 
-/// The proofs stored for one task, by N and conjecture name, in proof order.
+/// The proofs stored for one task, by N and claim name, in proof order.
 pub type StoredProofs = BTreeMap<(u32, String), Vec<Proof>>;
 
 /// Reads the proofs back from the two tables.
 pub fn read(proofs: &RecordBatch, trees: &RecordBatch) -> anyhow::Result<StoredProofs> {
-    let mut tree_of: BTreeMap<(u32, u32), Tree> = BTreeMap::new();
-    let (tn, tk) = (trees.u32s("n")?, trees.u32s("tree")?);
+    let mut tree_of: BTreeMap<(u32, &str, u32), Tree> = BTreeMap::new();
+    let (tn, tname, tk) = (trees.u32s("n")?, trees.strs("name")?, trees.u32s("tree")?);
     let depths = trees.column_as::<ListArray>("depths")?;
     for r in 0..trees.num_rows() {
         let list = depths.value(r);
         let d = list.as_any().downcast_ref::<UInt8Array>().ok_or_else(|| anyhow!("depths are not u8 lists"))?;
         let tree =
             Tree::from_depths(d.values().to_vec()).map_err(|e| anyhow!("face tree of N = {}: {e}", tn.value(r)))?;
-        if tree_of.insert((tn.value(r), tk.value(r)), tree).is_some() {
-            anyhow::bail!("face_trees: N = {}, tree {} stored twice", tn.value(r), tk.value(r));
+        if tree_of.insert((tn.value(r), tname.value(r), tk.value(r)), tree).is_some() {
+            anyhow::bail!("face_trees: N = {}, {}, tree {} stored twice", tn.value(r), tname.value(r), tk.value(r));
         }
     }
     let (n, name, proof, kind) = (proofs.u32s("n")?, proofs.strs("name")?, proofs.u32s("proof")?, proofs.strs("kind")?);
@@ -196,8 +205,9 @@ pub fn read(proofs: &RecordBatch, trees: &RecordBatch) -> anyhow::Result<StoredP
                         "weight" if kind.value(first) == "bound" => weights.push((i as usize, c)),
                         "key" if i >= 1 && i <= n => multipliers.push((Cut::Nonnegative(i as usize - 1), c)),
                         "tree" => {
-                            let tree =
-                                tree_of.get(&(n, i)).ok_or_else(|| anyhow!("{}: no face tree {i}", context()))?;
+                            let tree = tree_of
+                                .get(&(n, name.as_str(), i))
+                                .ok_or_else(|| anyhow!("{}: no face tree {i}", context()))?;
                             multipliers.push((Cut::Tree(tree.clone()), c));
                         }
                         other => anyhow::bail!("{}: term {other:?} with index {i} in a bound", context()),

@@ -4,7 +4,8 @@ use super::hull::{self, OptimalFace};
 use super::polytope::{AliceFace, LowerBound};
 use super::verdicts::*;
 use crate::exact::{Integer, PadicSolver, Rational, pivots_mod_p, to_f64};
-use crate::games::higher_lower::conjectures;
+use crate::games::higher_lower::claims::meaning::Inequality;
+use crate::games::higher_lower::claims::{AtN, Claim};
 use crate::games::higher_lower::exact_stage::certificate::{certify, common_denominator};
 use crate::games::higher_lower::exact_stage::exact_stage;
 use crate::games::higher_lower::pricing::monotone_root_dp;
@@ -16,84 +17,159 @@ fn q(p: i64, d: i64) -> Rational {
     Rational::from_signeds(p, d)
 }
 
-/// max over Alice's optimal strategies, computed another way: one LP with
-/// every tree of N keys as a row (alpha >= 0, sum 1, alpha . d_T >= V), and
-/// t <= g_i . alpha for each functional, maximising t (microlp).
-fn brute_force_max_smallest(n: usize, value: f64, g: &[Vec<f64>]) -> f64 {
+/// Claims beyond the built-in ones, for the tests: index expressions,
+/// sums, means, families, constants, chains, and strict beside non-strict.
+const TEST_CLAIMS: [(&str, &str); 8] = [
+    ("middle_dip", "a[N/2] <= a[N/2+1]"),
+    ("left_half", "sum(a[j] for j in 1..N/2) >= 1/2"),
+    ("non_increasing", "for j in 2..N/2: a[j] >= a[j+1]"),
+    ("outer_keys", "a[1] + a[N] >= 2/N"),
+    ("below_the_mean", "for q in [N/4+1, N/2, (3*N)/4]: a[q] < mean(a[k] for k in 1..N)"),
+    ("mixed", "a[2] = a[3] + a[N-1] - a[N-2] and a[1] > a[2]"),
+    ("mirror", "for j in 1..N: a[j] = a[N+1-j]"),
+    ("chain", "1/(2*N) < a[(N+1)/2] <= 3/N"),
+];
+
+/// The built-in conjectures and the test claims.
+fn all_claims() -> Vec<Claim> {
+    let mut claims = crate::games::higher_lower::claims::builtin().to_vec();
+    claims.extend(TEST_CLAIMS.iter().map(|(name, statement)| Claim::parse(name, statement, 2, None).unwrap()));
+    claims
+}
+
+/// Alice's optimal strategies as an LP solved another way (microlp): alpha
+/// >= 0, sum 1, alpha . d_T >= V for every tree T of N keys, the trees
+/// enumerated (`all_trees`) and added as rows while the LP's optimum
+/// violates one, plus the rows `extra` (coefficients over alpha, then t).
+/// Maximises `objective` . (alpha, t); `None` when infeasible.
+fn brute_force_lp(n: usize, value: f64, objective: &[f64], extra: &[(Vec<f64>, f64)]) -> Option<(f64, Vec<f64>)> {
+    let trees = all_trees(n);
     let mut problem = Problem::new(OptimizationDirection::Maximize);
-    let alpha: Vec<_> = (0..n).map(|_| problem.add_var(0.0, (0.0, f64::INFINITY))).collect();
-    let t = problem.add_var(1.0, (f64::NEG_INFINITY, f64::INFINITY));
-    problem.add_constraint(alpha.iter().map(|&a| (a, 1.0)).collect::<Vec<_>>(), ComparisonOp::Eq, 1.0);
-    for tree in all_trees(n) {
-        let row: Vec<_> = alpha.iter().zip(tree.depths()).map(|(&a, &d)| (a, f64::from(d))).collect();
-        problem.add_constraint(row, ComparisonOp::Ge, value - 1e-12);
+    let vars: Vec<_> = objective
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| problem.add_var(c, if i < n { (0.0, f64::INFINITY) } else { (f64::NEG_INFINITY, 1.0) }))
+        .collect();
+    problem.add_constraint(vars[..n].iter().map(|&a| (a, 1.0)).collect::<Vec<_>>(), ComparisonOp::Eq, 1.0);
+    for (row, rhs) in extra {
+        problem.add_constraint(vars.iter().zip(row).map(|(&v, &c)| (v, c)).collect::<Vec<_>>(), ComparisonOp::Ge, *rhs);
     }
-    for gi in g {
-        let mut row: Vec<_> = alpha.iter().zip(gi).map(|(&a, &c)| (a, c)).collect();
-        row.push((t, -1.0));
-        problem.add_constraint(row, ComparisonOp::Ge, 0.0);
+    let mut rows = 0;
+    loop {
+        let solution = match problem.solve() {
+            Ok(outcome) => outcome.into_solution().expect("no limits set"),
+            Err(microlp::Error::Infeasible) => return None,
+            Err(e) => panic!("N = {n}: {e}"),
+        };
+        let alpha: Vec<f64> = vars[..n].iter().map(|&v| solution[v]).collect();
+        let cost = |t: &Tree| alpha.iter().zip(t.depths()).map(|(a, &d)| a * f64::from(d)).sum::<f64>();
+        let mut violated: Vec<&Tree> = trees.iter().filter(|t| cost(t) < value - 1e-9).collect();
+        if violated.is_empty() {
+            return Some((solution.objective(), alpha));
+        }
+        violated.sort_by(|x, y| cost(x).total_cmp(&cost(y)));
+        for tree in violated.into_iter().take(40) {
+            let row: Vec<_> = vars[..n].iter().zip(tree.depths()).map(|(&a, &d)| (a, f64::from(d))).collect();
+            problem.add_constraint(row, ComparisonOp::Ge, value);
+            rows += 1;
+        }
+        assert!(rows < trees.len() + 40, "N = {n}: the brute-force LP does not settle");
     }
-    problem.solve().expect("solved").into_solution().expect("feasible and bounded").objective()
+}
+
+/// The minimum of h . alpha over Alice's optimal strategies, by `brute_force_lp`.
+fn brute_force_min(n: usize, value: f64, h: &[f64]) -> f64 {
+    let minus: Vec<f64> = h.iter().map(|c| -c).collect();
+    -brute_force_lp(n, value, &minus, &[]).expect("the optimal face is not empty").0
+}
+
+/// A claim's verdict over Alice's optimal strategies, by `brute_force_lp`:
+/// it holds for every one when each inequality's minimum satisfies it; it
+/// fails for every one when no optimal alpha satisfies the non-strict
+/// inequalities with every strict one above some t > 0 (max t <= 0, or
+/// infeasible); else it depends.
+fn brute_force_verdict(n: usize, value: f64, inequalities: &[Inequality]) -> ClaimVerdict {
+    let (eps, g) = (1e-9, inequalities.iter().map(|i| i.dense(n).iter().map(to_f64).collect::<Vec<f64>>()));
+    let g: Vec<Vec<f64>> = g.collect();
+    let minimum_holds = g.iter().zip(inequalities).all(|(gi, i)| {
+        let min = brute_force_min(n, value, gi);
+        if i.strict { min > eps } else { min > -eps }
+    });
+    if minimum_holds {
+        return ClaimVerdict::HoldsForEvery;
+    }
+    let mut objective = vec![0.0; n + 1];
+    objective[n] = 1.0;
+    let rows: Vec<(Vec<f64>, f64)> = g
+        .iter()
+        .zip(inequalities)
+        .map(|(gi, i)| {
+            let mut row = gi.clone();
+            row.push(if i.strict { -1.0 } else { 0.0 });
+            (row, if i.strict { 0.0 } else { -eps })
+        })
+        .collect();
+    let any_strict = inequalities.iter().any(|i| i.strict);
+    match brute_force_lp(n, value, &objective, &rows) {
+        None => ClaimVerdict::FailsForEvery,
+        Some((t, _)) if any_strict && t <= eps => ClaimVerdict::FailsForEvery,
+        Some(_) => ClaimVerdict::Depends,
+    }
 }
 
 #[test]
-fn face_optima_equal_a_brute_force_lp_over_every_tree_for_small_n() {
+fn face_optima_and_verdicts_equal_a_brute_force_lp_over_every_tree_for_small_n() {
     let options = SolveOptions::new(Method::Auto, 1e-10, 100_000);
-    let mut compared = 0;
-    for n in 2..=9 {
+    let claims = all_claims();
+    let (mut compared, mut verdicts) = (0, [0usize; 3]);
+    for n in 2..=12 {
         let exact = exact_stage(&solve(n, &options, None)).unwrap();
         let face = AliceFace::new(&exact.value, &exact.alpha, &exact.bob).unwrap();
         let value = to_f64(&exact.value);
-        // Functionals: alpha_k, alpha_k - alpha_k+1, alpha_1 - alpha_2 - alpha_3, alpha_1 - 2 alpha_2, both signs.
-        let mut functionals: Vec<Vec<i64>> = Vec::new();
+        // Functionals: alpha_k, alpha_k - alpha_k+1, and every inequality of every claim at N.
+        let mut functionals: Vec<Vec<Rational>> = Vec::new();
         for k in 0..n {
-            let mut f = vec![0; n];
-            f[k] = 1;
+            let mut f = vec![Rational::from(0); n];
+            f[k] = Rational::from(1);
             functionals.push(f.clone());
             if k + 1 < n {
-                f[k + 1] = -1;
+                f[k + 1] = Rational::from(-1);
                 functionals.push(f);
             }
         }
-        functionals.extend(
-            ["alpha1_eq_alpha2_plus_alpha3", "alpha1_eq_2_alpha2"]
-                .iter()
-                .filter_map(|name| conjectures::inequalities(name, n).map(|i| i[0].g.clone())),
-        );
-        for f in functionals {
+        for claim in &claims {
+            if let AtN::Applies(inequalities) = claim.at(n) {
+                functionals.extend(inequalities.iter().map(|i| i.dense(n)));
+            }
+        }
+        for f in &functionals {
+            // The minimum and the maximum (the minimum of -f).
             for sign in [1i64, -1] {
-                let h: Vec<Rational> = f.iter().map(|&c| Rational::from(c * sign)).collect();
-                let ours = face.minimize(&h, true).unwrap().lower.bound;
-                let theirs = -brute_force_max_smallest(n, value, &[f.iter().map(|&c| -(c * sign) as f64).collect()]);
-                assert!((to_f64(&ours) - theirs).abs() < 1e-7, "N = {n}, h = {f:?} x {sign}: {ours} vs {theirs}");
+                let h: Vec<Rational> = f.iter().map(|c| c * Rational::from(sign)).collect();
+                let ours = face.minimize(&h).unwrap().lower.bound;
+                let theirs = brute_force_min(n, value, &h.iter().map(to_f64).collect::<Vec<_>>());
+                assert!((to_f64(&ours) - theirs).abs() < 1e-7, "N = {n}, h = {h:?}: {ours} vs {theirs}");
                 compared += 1;
             }
         }
-        // Each conjecture's verdict from the brute-force LPs.
-        for decided in decide_all(&face).unwrap() {
-            let Some(inequalities) = conjectures::inequalities(decided.name, n) else { continue };
-            if decided.verdict == NOT_APPLICABLE {
-                continue;
-            }
-            let g: Vec<Vec<f64>> = inequalities.iter().map(|i| i.g.iter().map(|&c| c as f64).collect()).collect();
-            let strict = inequalities[0].strict;
-            let smallest_min =
-                g.iter().map(|gi| -brute_force_max_smallest(n, value, &[gi.iter().map(|c| -c).collect()]));
-            let smallest_min = smallest_min.fold(f64::INFINITY, f64::min);
-            let largest_smallest = brute_force_max_smallest(n, value, &g);
-            let (eps, pos) = (1e-9, |x: f64| if strict { x > 1e-9 } else { x > -1e-9 });
-            let expected = if pos(smallest_min) {
-                HOLDS_FOR_EVERY
-            } else if (strict && largest_smallest <= eps) || (!strict && largest_smallest < -eps) {
-                FAILS_FOR_EVERY
+        // Each claim's verdict from the brute-force LPs.
+        for (claim, decided) in claims.iter().zip(decide_all(&face, &claims)) {
+            let at = claim.at(n);
+            if let AtN::Applies(inequalities) = &at {
+                let expected = brute_force_verdict(n, value, inequalities);
+                assert_eq!(decided.verdict, expected, "N = {n}, {}", decided.name);
+                verdicts[[ClaimVerdict::HoldsForEvery, ClaimVerdict::FailsForEvery, ClaimVerdict::Depends]
+                    .iter()
+                    .position(|v| *v == expected)
+                    .unwrap()] += 1;
             } else {
-                DEPENDS
-            };
-            assert_eq!(decided.verdict, expected, "N = {n}, {}", decided.name);
-            assert_eq!(check(&face, decided.name, decided.verdict, &decided.proofs), Ok(()), "N = {n}");
+                assert_eq!(decided.verdict, ClaimVerdict::NotApplicable, "N = {n}, {}", decided.name);
+            }
+            assert_eq!(check_proofs(&face, &at, decided.verdict, &decided.proofs), Ok(()), "N = {n}, {}", decided.name);
         }
     }
-    assert!(compared > 100);
+    eprintln!("N = 2..12: {compared} minima compared; verdicts holds / fails / depends: {verdicts:?}");
+    assert!(compared > 500 && verdicts.iter().all(|&v| v > 0), "{verdicts:?}");
 }
 
 #[test]
@@ -107,26 +183,31 @@ fn a_hand_made_face_where_alpha1_largest_depends_on_the_optimal_alpha() {
     let face = AliceFace::new(&q(2, 1), &alpha, &bob).unwrap();
     assert!(face.is_optimal(&alpha) && face.dimension() == 2);
     let e1 = [q(1, 1), q(0, 1), q(0, 1), q(0, 1)];
-    let lowest = face.minimize(&e1, true).unwrap();
+    let lowest = face.minimize(&e1).unwrap();
     assert_eq!(lowest.lower.bound, q(1, 5));
-    assert!(face.is_optimal(lowest.point.as_ref().unwrap()));
+    assert!(face.is_optimal(&lowest.point));
     let minus_e1: Vec<Rational> = e1.iter().map(|x| -x.clone()).collect();
-    assert_eq!(face.minimize(&minus_e1, true).unwrap().lower.bound, q(-3, 7));
+    assert_eq!(face.minimize(&minus_e1).unwrap().lower.bound, q(-3, 7));
     // alpha1 > alpha_2, alpha_3 holds at alpha*, fails at another optimal alpha.
-    let decided = decide_all(&face).unwrap();
-    let largest = decided.iter().find(|d| d.name == "alpha1_largest").unwrap();
-    assert_eq!(largest.verdict, DEPENDS);
-    assert_eq!(check(&face, largest.name, largest.verdict, &largest.proofs), Ok(()));
+    let claim = crate::games::higher_lower::claims::builtin_named("alpha1_largest").unwrap();
+    let largest = decide_claim(&face, claim);
+    let at = claim.at(4);
+    assert_eq!(largest.verdict, ClaimVerdict::Depends);
+    assert_eq!(check_proofs(&face, &at, largest.verdict, &largest.proofs), Ok(()));
     let Some(Proof::Witness { holds: false, alpha: Some(other) }) = largest.proofs.get(1) else {
         panic!("{:?}", largest.proofs)
     };
     assert!(face.is_optimal(other) && !(other[0] > other[1] && other[0] > other[2]));
     // Tampered proofs are refused: a witness with the wrong label, a verdict it does not prove.
     let flipped = vec![largest.proofs[0].clone(), Proof::Witness { holds: true, alpha: Some(other.clone()) }];
-    assert!(check(&face, largest.name, DEPENDS, &flipped).is_err());
-    assert!(check(&face, largest.name, HOLDS_FOR_EVERY, &largest.proofs).is_err());
+    assert!(check_proofs(&face, &at, ClaimVerdict::Depends, &flipped).is_err());
+    assert!(check_proofs(&face, &at, ClaimVerdict::HoldsForEvery, &largest.proofs).is_err());
+    // A failure "proof" with no weight (0 >= 0 proves nothing) is refused.
+    let empty = LowerBound { bound: q(0, 1), multipliers: Vec::new() };
+    let vacuous = vec![Proof::Bound { sign: -1, weights: vec![(0, q(0, 1))], lower: empty }];
+    assert!(check_proofs(&face, &at, ClaimVerdict::FailsForEvery, &vacuous).is_err());
     // A bound proof with an inflated bound is refused.
-    let lower = face.minimize(&e1, false).unwrap().lower;
+    let lower = face.bound_below(&e1).unwrap();
     let inflated = LowerBound { bound: q(1, 3), multipliers: lower.multipliers.clone() };
     assert!(face.check_bound(&e1, &inflated.multipliers).is_ok_and(|b| b != inflated.bound));
 }
@@ -221,6 +302,7 @@ fn face_verdicts_and_bounds_agree_on_other_optimal_strategies_of_solved_games() 
     let options = SolveOptions::new(Method::Auto, 1e-10, 100_000);
     // (N with other optimal strategies found, verdicts compared on them, bounds compared, N depending)
     let (mut with_others, mut compared, mut bounded, mut depends) = (0, 0, 0, 0);
+    let claims = all_claims();
     for n in 1..=40 {
         let exact = exact_stage(&solve(n, &options, None)).unwrap();
         let alpha = &exact.alpha;
@@ -233,19 +315,24 @@ fn face_verdicts_and_bounds_agree_on_other_optimal_strategies_of_solved_games() 
             with_others += 1;
             assert!(face.dimension() > 0, "N = {n}: alpha proven unique, yet another optimal strategy");
         }
-        for decided in decide_all(&face).unwrap() {
-            let Some(inequalities) = conjectures::inequalities(decided.name, n) else { continue };
+        for (claim, decided) in claims.iter().zip(decide_all(&face, &claims)) {
+            let at = claim.at(n);
+            let AtN::Applies(inequalities) = &at else { continue };
             let holds = |a: &[Rational]| inequalities.iter().all(|i| i.holds(a));
             for other in &others {
                 match decided.verdict {
-                    HOLDS_FOR_EVERY => assert!(holds(other), "N = {n}: {} holds for every alpha?", decided.name),
-                    FAILS_FOR_EVERY => assert!(!holds(other), "N = {n}: {} fails for every alpha?", decided.name),
+                    ClaimVerdict::HoldsForEvery => {
+                        assert!(holds(other), "N = {n}: {} holds for every alpha?", decided.name)
+                    }
+                    ClaimVerdict::FailsForEvery => {
+                        assert!(!holds(other), "N = {n}: {} fails for every alpha?", decided.name)
+                    }
                     _ => {}
                 }
                 compared += 1;
             }
-            depends += usize::from(decided.verdict == DEPENDS);
-            assert!(check(&face, decided.name, decided.verdict, &decided.proofs).is_ok(), "N = {n}");
+            depends += usize::from(decided.verdict == ClaimVerdict::Depends);
+            assert!(check_proofs(&face, &at, decided.verdict, &decided.proofs).is_ok(), "N = {n}");
         }
         // Bounds: min and max of alpha_k and of alpha_k - alpha_k+1 hold on every other strategy.
         if face.dimension() > 0 {
@@ -257,11 +344,11 @@ fn face_verdicts_and_bounds_agree_on_other_optimal_strategies_of_solved_games() 
                 }
                 for sign in [1, -1] {
                     let h: Vec<Rational> = f.iter().map(|c| c * Rational::from(sign)).collect();
-                    let minimum = face.minimize(&h, true).unwrap();
-                    let point = minimum.point.unwrap();
+                    let minimum = face.minimize(&h).unwrap();
+                    let point = minimum.point;
                     assert!(face.is_optimal(&point), "N = {n}");
                     assert_eq!(at(&h, &point), minimum.lower.bound, "N = {n}");
-                    assert!(face.minimize(&h, false).unwrap().lower.bound <= minimum.lower.bound);
+                    assert!(face.bound_below(&h).unwrap().bound <= minimum.lower.bound);
                     for other in &others {
                         assert!(at(&h, other) >= minimum.lower.bound, "N = {n}: a bound below another optimum");
                         bounded += 1;
