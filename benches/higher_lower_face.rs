@@ -11,12 +11,20 @@
 //!
 //! With HL_FACE_PART=height only the bound on Bob's tallest tree (Table 3.1,
 //! `height_limit`) runs, and each N's bound is printed beside ours.
+//!
+//! With HL_FACE_PART=claim and HL_FACE_CLAIM='STATEMENT' (a claim, e.g.
+//! 'a[2] = a[3] + a[4]') each N's seconds are split: building the face
+//! (its hull's directions), deciding the claim on a fresh face, and deciding
+//! it on a face that starts from the built-in conjectures' cuts and box, as
+//! `gamesweep conjecture` does from a sweep's stored `face_cuts` and proofs.
 
 use arrow::array::{Array, Float64Array, ListArray, StringArray, UInt8Array, UInt32Array};
 use arrow::record_batch::RecordBatch;
 use gamesweep::exact::{Rational, parse_pq};
-use gamesweep::games::higher_lower::claims::builtin;
+use gamesweep::games::higher_lower::claims::{Claim, builtin};
 use gamesweep::games::higher_lower::exact_stage::exact_stage;
+use gamesweep::games::higher_lower::face::polytope::AliceFace;
+use gamesweep::games::higher_lower::face::verdicts::{decide_all, decide_claim};
 use gamesweep::games::higher_lower::face::{FaceOutcome, face_stage};
 use gamesweep::games::higher_lower::height_limit::tallest_tree_at_least;
 use gamesweep::games::higher_lower::solve::{Method, SolveOptions, solve};
@@ -46,6 +54,28 @@ fn main() {
     }
     if std::env::var("HL_FACE_PART").is_ok_and(|part| part == "height") {
         return heights(&stored);
+    }
+    if std::env::var("HL_FACE_PART").is_ok_and(|part| part == "hull") {
+        for (n, s) in &stored {
+            let clock = Instant::now();
+            let face = AliceFace::new(&s.value, &s.alpha, &s.bob).expect("the face");
+            let seconds = clock.elapsed().as_secs_f64();
+            let z =
+                gamesweep::games::higher_lower::face::hull::OptimalFace::new(&s.value, &s.bob).directions().unwrap();
+            let digits: usize = z.iter().flat_map(|v| v.numerators.iter()).map(|x| x.to_string().len()).sum();
+            let nonzero: usize = z.iter().flat_map(|v| v.numerators.iter()).filter(|x| **x != 0u32).count();
+            let den: usize = z.iter().map(|v| v.denominator.to_string().len()).max().unwrap_or(0);
+            println!(
+                "N = {n}: d = {}, {seconds:.2} s, {nonzero} non-zero entries, {digits} digits, denominators up to {den} digits",
+                face.dimension()
+            );
+        }
+        return;
+    }
+    if std::env::var("HL_FACE_PART").is_ok_and(|part| part == "claim") {
+        let statement = std::env::var("HL_FACE_CLAIM").expect("HL_FACE_CLAIM='a statement'");
+        let claim = Claim::parse("asked", &statement, 1, None).unwrap_or_else(|e| panic!("{e}"));
+        return claim_seconds(&stored, &claim);
     }
     let start = Instant::now();
     let outcomes: Vec<(usize, Result<FaceOutcome, String>)> = stored
@@ -91,6 +121,60 @@ fn main() {
             shown.join(", "),
             if ns.len() > 12 { ", ..." } else { "" }
         );
+    }
+}
+
+/// One claim per N: the face's construction, the claim on a fresh face,
+/// and on a face that starts from the built-ins' cuts and box.
+fn claim_seconds(stored: &BTreeMap<usize, Stored>, claim: &Claim) {
+    let start = Instant::now();
+    let rows: Vec<(usize, usize, [f64; 4], String)> = stored
+        .par_iter()
+        .map(|(&n, s)| {
+            let clock = Instant::now();
+            let face = AliceFace::new(&s.value, &s.alpha, &s.bob).expect("the face");
+            let build = clock.elapsed().as_secs_f64();
+            let clock = Instant::now();
+            let cold = decide_claim(&face, claim);
+            let cold_seconds = clock.elapsed().as_secs_f64();
+            // The cache a sweep keeps: the built-ins' cuts and box.
+            let clock = Instant::now();
+            let _ = decide_all(&face, builtin());
+            let builtins = clock.elapsed().as_secs_f64();
+            let cached = AliceFace::new(&s.value, &s.alpha, &s.bob).expect("the face");
+            cached.add_cuts(face.tree_cuts());
+            if let Ok(bounds) = face.box_bounds() {
+                cached.set_box(bounds);
+            }
+            let clock = Instant::now();
+            let warm = decide_claim(&cached, claim);
+            let warm_seconds = clock.elapsed().as_secs_f64();
+            assert_eq!(cold.verdict, warm.verdict, "N = {n}");
+            eprintln!(
+                "N = {n}: d = {}, build {build:.2} s, claim cold {cold_seconds:.2} s, warm {warm_seconds:.2} s ({}), {} cuts",
+                face.dimension(),
+                warm.verdict.as_str(),
+                face.tree_cuts().len()
+            );
+            (n, face.dimension(), [build, cold_seconds, warm_seconds, builtins], warm.verdict.as_str().to_string())
+        })
+        .collect();
+    let total = |k: usize| rows.iter().map(|r| r.2[k]).sum::<f64>();
+    println!(
+        "{} N, {:.1} s wall on {} threads: build {:.1} s, claim on a fresh face {:.1} s, from the cache {:.1} s \
+         (the built-ins that made the cache: {:.1} s) CPU",
+        rows.len(),
+        start.elapsed().as_secs_f64(),
+        rayon::current_num_threads(),
+        total(0),
+        total(1),
+        total(2),
+        total(3)
+    );
+    let mut slowest = rows.clone();
+    slowest.sort_by(|a, b| (b.2[0] + b.2[2]).total_cmp(&(a.2[0] + a.2[2])));
+    for (n, d, [build, cold, warm, _], verdict) in slowest.iter().take(8) {
+        println!("N = {n}: d = {d}, build {build:.2} s, cold {cold:.2} s, cached {warm:.2} s, {verdict}");
     }
 }
 

@@ -371,6 +371,12 @@ impl Described for Vec<u64> {
     }
 }
 
+impl Described for String {
+    fn described(&self) -> String {
+        format!("{self:?}")
+    }
+}
+
 impl<T: Described> Described for Vec<T> {
     fn described(&self) -> String {
         format!("[{}]", self.iter().map(Described::described).collect::<Vec<_>>().join(", "))

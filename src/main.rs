@@ -7,6 +7,7 @@ use gamesweep::error::UserError;
 use gamesweep::game::{Game, Status};
 use gamesweep::games;
 use gamesweep::games::fritzen::query::FritzenQuery;
+use gamesweep::games::higher_lower::conjecture_command::ConjectureArgs;
 use gamesweep::games::risk::query::RiskQuery;
 use gamesweep::sweep::{RunOptions, Shard};
 use gamesweep::verify::Finding;
@@ -82,6 +83,32 @@ enum Command {
         /// Output directory of a run.
         dir: PathBuf,
     },
+    /// Higher-lower: decide a new claim about Alice's optimal strategies on a finished sweep.
+    ///
+    /// The claim is a linear statement about Alice's probabilities a[1..N] at
+    /// each N, decided over every optimal strategy of hers from the stored
+    /// solutions, without solving any game again: "holds for every optimal
+    /// alpha", "fails for every optimal alpha" (both with exact proofs) or
+    /// "depends on the optimal alpha" (two exact optimal witnesses). Its rows
+    /// join DIR's conjectures tables; `gamesweep verify DIR` re-proves them and
+    /// `gamesweep report DIR` lists them. Rerunning the same command after a
+    /// kill resumes it.
+    ///
+    /// Statements (docs/claims.md):
+    ///   a[i]                 Alice's probability of key i (1-based); i is an integer expression in N
+    ///                        and bound variables: + - * / (floor) % and parentheses, e.g. a[N/2], a[N+1-j]
+    ///   3/2*a[N], 1/N        linear expressions with exact rational coefficients
+    ///   sum(a[j] for j in L..R), mean(a[j] for j in [1, N])   sums and means over inclusive ranges or lists
+    ///   =  <=  <  >=  >      relations (chains like 0 < a[1] < 1/2 too), joined by `and`
+    ///   for j in L..R: ...   a family: every member must hold (also `for q in [N/4, N/2]: ...`)
+    ///
+    /// Examples:
+    ///   gamesweep conjecture data/higher-lower --name a2_eq_a3_plus_a4 'a[2] = a[3] + a[4]' --from 5
+    ///   gamesweep conjecture data/higher-lower --name middle_dip 'a[N/2] < a[N/2-1] and a[N/2] < a[N/2+1]' --from 6
+    ///   gamesweep conjecture data/higher-lower --name outer_keys 'a[1] >= 2/N and a[N] >= 2/N' --when 'N % 2 == 1'
+    ///   gamesweep conjecture data/higher-lower --name non_increasing 'for j in 2..N/4-1: a[j] >= a[j+1]' --n 100..300
+    #[command(verbatim_doc_comment)]
+    Conjecture(ConjectureArgs),
     /// Fritzen: advice for a throw (the best dice to set aside, normal turn or street).
     #[command(subcommand)]
     Fritzen(FritzenQuery),
@@ -147,6 +174,10 @@ fn execute(command: Command) -> anyhow::Result<ExitCode> {
             let path = gamesweep::report::report(&games, &dir)?;
             println!("{}", path.display());
             Ok(ExitCode::SUCCESS)
+        }
+        Command::Conjecture(args) => {
+            let done = gamesweep::games::higher_lower::conjecture_command::run(&games, &args)?;
+            Ok(if done { ExitCode::SUCCESS } else { ExitCode::FAILURE })
         }
         Command::Fritzen(query) => {
             gamesweep::games::fritzen::query::run(&query)?;

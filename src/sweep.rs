@@ -172,13 +172,19 @@ fn shorten(text: &str, max: usize) -> String {
 /// How often a run looks again at tasks another process holds.
 const POLL: Duration = Duration::from_millis(500);
 
-/// Runs a config. Bad input is detected before anything is written.
+/// Runs a config file. Bad input is detected before anything is written.
 pub fn run(games: &[Box<dyn Game>], config_path: &Path, options: &RunOptions) -> anyhow::Result<RunSummary> {
+    run_config(games, &ConfigFile::load(config_path)?, options)
+}
+
+/// Runs a config (from a file, or written by a command such as `gamesweep
+/// conjecture`): planned and stored under DIR/.configs/ before anything is
+/// computed, like a file's.
+pub fn run_config(games: &[Box<dyn Game>], config: &ConfigFile, options: &RunOptions) -> anyhow::Result<RunSummary> {
     let started = Instant::now();
     let started_unix = unix_now();
-    let config = ConfigFile::load(config_path)?;
-    let planned = plan(games, &config)?;
-    let out_path = output_dir(&config, options.out.as_deref());
+    let planned = plan(games, config)?;
+    let out_path = output_dir(config, options.out.as_deref());
     let out = OutputDir::create(&out_path)?;
     out.write_config(&config.sha256, config.text())?;
 

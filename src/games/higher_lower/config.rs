@@ -1,7 +1,10 @@
-//! The `[higher_lower]` config section and its expansion into tasks.
+//! The `[higher_lower]` config section and its expansion into tasks: solve
+//! tasks (chunks of consecutive N) and, for each claim of the section's
+//! `conjectures`, one claim task per chunk.
 
+use super::claims::{self, Claim, ClaimName, NCondition, Statement};
 use super::solve::Method;
-use super::task::HigherLowerTask;
+use super::task::{ClaimTask, HigherLowerTask, parse_solve_id};
 use crate::config::Section;
 use crate::error::UserError;
 use crate::grid::{Bounded, Distinct, IntGrid};
@@ -14,8 +17,8 @@ pub const HARD_MAX_N: u32 = 4096;
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct HigherLowerConfig {
-    /// The N to solve: one value, a list, or a range.
-    n: IntGrid<1, HARD_MAX_N>,
+    /// The N to solve: one value, a list, or a range (required unless `decide_on`).
+    n: Option<IntGrid<1, HARD_MAX_N>>,
     /// Largest N this config may request (a guard against typos like 10000).
     #[serde(default = "default_max_n")]
     max_n: Bounded<1, HARD_MAX_N>,
@@ -28,6 +31,31 @@ struct HigherLowerConfig {
     /// Consecutive N per task: within a task each N warm-starts from N-1.
     #[serde(default = "default_chunk")]
     chunk: Bounded<1, HARD_MAX_N>,
+    /// Claims decided besides the built-in conjectures (`[[higher_lower.conjectures]]`).
+    #[serde(default)]
+    conjectures: Vec<ClaimConfig>,
+    /// Solve nothing: decide `conjectures` on the stored solutions of these
+    /// solve tasks (ids), as `gamesweep conjecture` does.
+    decide_on: Option<Distinct<String>>,
+}
+
+/// One `[[higher_lower.conjectures]]` entry.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClaimConfig {
+    name: ClaimName,
+    statement: Statement,
+    /// The smallest N at which it claims anything.
+    #[serde(default = "first_n")]
+    from: Bounded<1, HARD_MAX_N>,
+    /// A condition on N besides `from`, e.g. "N % 2 == 1".
+    when: Option<NCondition>,
+    /// Decide it only at these N (default: every N of the section).
+    n: Option<IntGrid<1, HARD_MAX_N>>,
+}
+
+fn first_n() -> Bounded<1, HARD_MAX_N> {
+    const { Bounded::new(1) }
 }
 
 fn default_max_n() -> Bounded<1, HARD_MAX_N> {
@@ -59,11 +87,99 @@ impl TryFrom<f64> for Tolerance {
     }
 }
 
-/// The section's tasks, in a stable order.
-pub fn plan(section: &Section) -> Result<Vec<HigherLowerTask>, UserError> {
+/// The section's tasks, in a stable order: the solve tasks, then the claim tasks.
+pub fn plan(section: &Section) -> Result<(Vec<HigherLowerTask>, Vec<ClaimTask>), UserError> {
     let config: HigherLowerConfig = section.parse()?;
+    let claims = claims(section, &config.conjectures)?;
+    let solve = match &config.decide_on {
+        None => solve_tasks(section, &config)?,
+        Some(ids) => {
+            if config.n.is_some() {
+                return Err(section.invalid(&["n"], "decide_on names the solved tasks; leave n out"));
+            }
+            if claims.is_empty() {
+                return Err(section.invalid(&["decide_on"], "needs at least one [[higher_lower.conjectures]] entry"));
+            }
+            let sources = ids
+                .values()
+                .iter()
+                .map(|id| {
+                    parse_solve_id(id).map(|(method, ns)| HigherLowerTask { method, ns, tolerance: 0.0 }).ok_or_else(
+                        || {
+                            section.invalid(
+                                &["decide_on"],
+                                &format!(
+                                    "{:?} is no higher-lower solve task id (like \"auto-n1-32\")",
+                                    claims::shorten(id)
+                                ),
+                            )
+                        },
+                    )
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            return Ok((Vec::new(), claim_tasks(&sources, &claims)));
+        }
+    };
+    let decided = claim_tasks(&solve, &claims);
+    Ok((solve, decided))
+}
+
+/// The claims a section decides besides the built-ins, with the N each is
+/// decided at (`None`: every N of the section).
+pub fn section_claims(section: &Section) -> Result<Vec<(Claim, Option<Vec<usize>>)>, UserError> {
+    let config: HigherLowerConfig = section.parse()?;
+    claims(section, &config.conjectures)
+}
+
+/// The section's claims with the N each is decided at (`None`: every N);
+/// names are unique and none is a built-in conjecture's.
+fn claims(section: &Section, entries: &[ClaimConfig]) -> Result<Vec<(Claim, Option<Vec<usize>>)>, UserError> {
+    let mut claims: Vec<(Claim, Option<Vec<usize>>)> = Vec::new();
+    for (k, entry) in entries.iter().enumerate() {
+        let name = entry.name.as_str();
+        if claims::builtin_named(name).is_some() {
+            return Err(section.invalid(
+                &["conjectures"],
+                &format!("entry {}: {name:?} is a built-in conjecture, decided already; choose another name", k + 1),
+            ));
+        }
+        if claims.iter().any(|(c, _)| c.name == entry.name) {
+            return Err(section.invalid(&["conjectures"], &format!("entry {}: the name {name:?} is used twice", k + 1)));
+        }
+        let claim = Claim {
+            name: entry.name.clone(),
+            statement: entry.statement.clone(),
+            from: entry.from.get(),
+            when: entry.when.clone(),
+        };
+        let at = entry.n.as_ref().map(|grid| grid.values().iter().map(|&n| n as usize).collect());
+        claims.push((claim, at));
+    }
+    Ok(claims)
+}
+
+/// One claim task per claim and solve task that share an N.
+fn claim_tasks(sources: &[HigherLowerTask], claims: &[(Claim, Option<Vec<usize>>)]) -> Vec<ClaimTask> {
+    let mut tasks = Vec::new();
+    for (claim, at) in claims {
+        for source in sources {
+            let ns: Vec<usize> =
+                source.ns.iter().copied().filter(|n| at.as_ref().is_none_or(|at| at.contains(n))).collect();
+            if !ns.is_empty() {
+                tasks.push(ClaimTask { claim: claim.clone(), method: source.method, source_ns: source.ns.clone(), ns });
+            }
+        }
+    }
+    tasks
+}
+
+/// The solve tasks: the section's N in chunks, per method.
+fn solve_tasks(section: &Section, config: &HigherLowerConfig) -> Result<Vec<HigherLowerTask>, UserError> {
+    let Some(n) = &config.n else {
+        return Err(section.invalid(&[], "missing key n (the N to solve, e.g. n = { from = 1, to = 100 })"));
+    };
     let max_n = config.max_n.get();
-    if let Some(&too_big) = config.n.values().iter().find(|&&n| n > max_n) {
+    if let Some(&too_big) = n.values().iter().find(|&&n| n > max_n) {
         return Err(section.invalid(
             &["n"],
             &format!("N = {too_big} is above max_n = {max_n} (raise max_n, at most {HARD_MAX_N}, to allow it)"),
@@ -72,7 +188,7 @@ pub fn plan(section: &Section) -> Result<Vec<HigherLowerTask>, UserError> {
     if config.methods.is_empty() {
         return Err(section.invalid(&["methods"], "needs at least one of dresher, fast-pricing, guess, auto"));
     }
-    let mut ns: Vec<usize> = config.n.values().iter().map(|&n| n as usize).collect();
+    let mut ns: Vec<usize> = n.values().iter().map(|&n| n as usize).collect();
     ns.sort_unstable();
     let chunks = chunk_runs(&ns, config.chunk.get() as usize);
     let mut methods = config.methods.values().to_vec();

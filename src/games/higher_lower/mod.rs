@@ -5,6 +5,7 @@
 
 pub mod claims;
 mod config;
+pub mod conjecture_command;
 pub mod exact_stage;
 pub mod face;
 mod figures;
@@ -13,6 +14,8 @@ mod pipeline;
 pub mod pricing;
 mod report;
 pub mod solve;
+mod stored;
+mod stored_claims;
 pub mod symmetric;
 mod tables;
 mod task;
@@ -22,19 +25,14 @@ mod verify;
 use crate::config::Section;
 use crate::error::UserError;
 use crate::game::{Dataset, Game, ReportSection, StoredTask, Table, Task, TaskContext, Verdict, boxed};
-use task::{HigherLowerTask, expected_solve_cost};
+use task::{ClaimTask, HigherLowerTask, expected_claim_cost, expected_solve_cost};
 
 /// The game as the registry holds it (`games::all`).
 pub struct HigherLower;
 
 impl Task for HigherLowerTask {
     fn id(&self) -> String {
-        let (first, last) = (self.ns[0], self.ns[self.ns.len() - 1]);
-        if self.ns.len() == last - first + 1 {
-            format!("{}-n{first}-{last}", self.method.as_str())
-        } else {
-            format!("{}-n{}", self.method.as_str(), self.ns.iter().map(usize::to_string).collect::<Vec<_>>().join("."))
-        }
+        HigherLowerTask::id(self)
     }
 
     fn run(&self, context: &dyn TaskContext) -> anyhow::Result<Vec<Table>> {
@@ -59,6 +57,34 @@ impl Task for HigherLowerTask {
     }
 }
 
+impl Task for ClaimTask {
+    fn id(&self) -> String {
+        ClaimTask::id(self)
+    }
+
+    fn run(&self, context: &dyn TaskContext) -> anyhow::Result<Vec<Table>> {
+        stored_claims::run(self, context)
+    }
+
+    fn verify(&self, stored: &StoredTask) -> anyhow::Result<Verdict> {
+        verify::verify_claim(self, stored)
+    }
+
+    fn cost_hint(&self) -> f64 {
+        self.ns.iter().map(|&n| expected_claim_cost(n)).sum()
+    }
+
+    /// The face of one N at a time per thread, and the source's tables.
+    fn memory_hint_mb(&self) -> u64 {
+        let n = self.ns.iter().copied().max().unwrap_or(1) as f64;
+        (64.0 + 32.0 * (n / 512.0).powi(2)).ceil() as u64
+    }
+
+    fn inputs(&self) -> Vec<String> {
+        vec![self.source_id()]
+    }
+}
+
 impl Game for HigherLower {
     fn name(&self) -> &'static str {
         "higher_lower"
@@ -69,7 +95,10 @@ impl Game for HigherLower {
     }
 
     fn plan(&self, section: &Section) -> Result<Vec<Box<dyn Task>>, UserError> {
-        Ok(boxed(config::plan(section)?))
+        let (solve, claims) = config::plan(section)?;
+        let mut tasks = boxed(solve);
+        tasks.extend(boxed(claims));
+        Ok(tasks)
     }
 
     fn report(&self, data: &dyn Dataset) -> anyhow::Result<ReportSection> {

@@ -9,14 +9,16 @@
 //! from alpha or its `height_proofs` row. No solver state is reused; the
 //! `face_cuts` rows (a cache for later claims) need only be trees of N keys.
 
-use super::claims::{self, Claim};
+use super::claims::{self, AtN, Claim};
 use super::exact_stage::certificate::certify;
 use super::face::polytope::AliceFace;
 use super::face::proofs;
 use super::face::verdicts::{ClaimVerdict, check_proofs};
 use super::height_limit;
 use super::solve::Method;
+use super::stored::{self, Alphas, Mixtures, read_alphas, read_mixtures};
 use super::tables::{ConjectureRow, conjecture_row};
+use super::task::ClaimTask;
 use super::tree::Tree;
 use crate::artifacts::columns::Columns;
 use crate::exact::{Rational, parse_pq};
@@ -87,10 +89,6 @@ pub fn verify(method: Method, ns: &[usize], task: &StoredTask) -> anyhow::Result
     })
 }
 
-/// Alice's alpha of every N as (key, probability).
-type Alphas = BTreeMap<u32, Vec<(u32, Rational)>>;
-/// Bob's mixture of every N.
-type Mixtures = BTreeMap<u32, Vec<(Tree, Rational)>>;
 /// The height-limited game's alpha of every N that has one, with the height it refutes.
 type HeightProofs = BTreeMap<u32, (u8, BTreeMap<u32, Rational>)>;
 
@@ -165,15 +163,6 @@ fn check_n(
     )
 }
 
-fn read_alphas(alice: &RecordBatch) -> anyhow::Result<Alphas> {
-    let mut alphas = Alphas::new();
-    let (an, ai, ap) = (alice.u32s("n")?, alice.u32s("i")?, alice.strs("prob")?);
-    for r in 0..alice.num_rows() {
-        alphas.entry(an.value(r)).or_default().push((ai.value(r), parse(ap.value(r))?));
-    }
-    Ok(alphas)
-}
-
 /// The height-limited games' alphas (keys 1..=N in order, `check_keys`).
 fn read_height_proofs(rows: &RecordBatch) -> anyhow::Result<HeightProofs> {
     let mut height_proofs = HeightProofs::new();
@@ -183,30 +172,6 @@ fn read_height_proofs(rows: &RecordBatch) -> anyhow::Result<HeightProofs> {
         entry.1.insert(hi.value(r), parse(hp.value(r))?);
     }
     Ok(height_proofs)
-}
-
-/// Bob's mixtures; the inner `Err` names a tree stored with the wrong height.
-fn read_mixtures(bob: &RecordBatch) -> anyhow::Result<Result<Mixtures, String>> {
-    let (bn, bw, bh) = (bob.u32s("n")?, bob.strs("weight")?, bob.u8s("height")?);
-    let depths = bob.column_as::<ListArray>("depths")?;
-    let mut mixtures = Mixtures::new();
-    for r in 0..bob.num_rows() {
-        let list = depths.value(r);
-        let d = list.as_any().downcast_ref::<UInt8Array>().ok_or_else(|| anyhow!("depths are not u8 lists"))?;
-        let tree =
-            Tree::from_depths(d.values().to_vec()).map_err(|e| anyhow!("stored tree of N = {}: {e}", bn.value(r)))?;
-        if tree.len() != bn.value(r) as usize || tree.height() != bh.value(r) {
-            return Ok(Err(format!(
-                "bob: N = {}: a tree of {} keys and height {} is stored with height {}",
-                bn.value(r),
-                tree.len(),
-                tree.height(),
-                bh.value(r)
-            )));
-        }
-        mixtures.entry(bn.value(r)).or_default().push((tree, parse(bw.value(r))?));
-    }
-    Ok(Ok(mixtures))
 }
 
 /// The stored rows of `conjectures`, by N, in stored order.
@@ -391,4 +356,83 @@ pub(super) fn ranges(ns: &[u32]) -> String {
         }
     }
     format!(" (N = {})", parts.join(", "))
+}
+
+/// Re-proves a claim task's rows from its source's stored strategies
+/// alone: the rows are exactly the task's N, each recomputed on the
+/// source's alpha, each verdict re-proven from the stored proofs over the
+/// face rebuilt from the source's V and Bob's mixture (the strategies
+/// certified again first). The source's face cache is not used.
+pub fn verify_claim(task: &ClaimTask, stored: &StoredTask) -> anyhow::Result<Verdict> {
+    match check_claim_task(task, stored) {
+        Ok(summary) => Ok(Verdict::certified(summary)),
+        Err(why) => Ok(Verdict::failed(why)),
+    }
+}
+
+fn check_claim_task(task: &ClaimTask, stored: &StoredTask) -> Result<String, String> {
+    let error = |e: anyhow::Error| format!("{e:#}");
+    let (rows, proof_rows, trees) = (
+        stored.table("conjectures").map_err(error)?,
+        stored.table("conjecture_proofs").map_err(error)?,
+        stored.table("face_trees").map_err(error)?,
+    );
+    let name = task.claim.name.as_str();
+    for (table, batch) in [("conjectures", rows), ("conjecture_proofs", proof_rows), ("face_trees", trees)] {
+        let (methods, names) = (batch.strs("method").map_err(error)?, batch.strs("name").map_err(error)?);
+        if let Some(r) =
+            (0..batch.num_rows()).find(|&r| methods.value(r) != task.method.as_str() || names.value(r) != name)
+        {
+            return Err(format!(
+                "{table}: row {r} is {:?} of {:?}, the task decides {name:?} of {:?}",
+                names.value(r),
+                methods.value(r),
+                task.method.as_str()
+            ));
+        }
+    }
+    let n_of = batch_ns(rows).map_err(error)?;
+    exact_keys("conjectures", n_of, task.ns.iter().map(|&n| n as u32), |n| format!("N = {n}"))?;
+    let source = task.source_id();
+    let input =
+        |table: &str| stored.inputs.input(&source, table).map_err(|e| format!("the solved task {source}: {e:#}"));
+    let solutions = stored::solutions(&input("values")?, &input("alice")?, &input("bob")?).map_err(error)?;
+    let mut by_n = read_conjectures(rows).map_err(error)?;
+    let mut proofs = proofs::read(proof_rows, trees).map_err(error)?;
+    let claims = std::slice::from_ref(&task.claim);
+    let mut verdicts: BTreeMap<String, Vec<u32>> = BTreeMap::new();
+    for &n in &task.ns {
+        let n = n as u32;
+        let solution = solutions.get(&n).ok_or_else(|| format!("the solved task {source} has no N = {n}"))?;
+        let at_n = by_n.remove(&n).unwrap_or_default();
+        let checked = match task.claim.at(n as usize) {
+            AtN::NotApplicable(_) => {
+                let expected =
+                    conjecture_row(n, task.method.as_str(), &task.claim, &solution.alpha, ClaimVerdict::NotApplicable);
+                if at_n != [expected] {
+                    Err("the stored row disagrees with the claim recomputed on the strategies".to_string())
+                } else if proofs.remove(&(n, name.to_string())).is_some() {
+                    Err("proofs where the claim does not apply".to_string())
+                } else {
+                    Ok(())
+                }
+            }
+            AtN::Applies(_) => certify(&solution.value, &solution.alpha, &solution.bob)
+                .map_err(|why| format!("the solved strategies do not certify: {why}"))
+                .and_then(|_| AliceFace::new(&solution.value, &solution.alpha, &solution.bob))
+                .and_then(|face| check_claims(&face, claims, &at_n, &mut proofs)),
+        };
+        checked.map_err(|why| format!("N = {n}: {why}"))?;
+        verdicts.entry(at_n[0].verdict.clone()).or_default().push(n);
+    }
+    if let Some(((n, other), _)) = proofs.first_key_value() {
+        return Err(format!("conjecture_proofs: proofs for N = {n}, {other}, which has no row"));
+    }
+    let counts: Vec<String> = verdicts.iter().map(|(v, ns)| format!("{v}{}", ranges(ns))).collect();
+    Ok(format!("claim {name}: every verdict re-proven; {}", counts.join("; ")))
+}
+
+/// The `n` column of a table as a list.
+fn batch_ns(batch: &RecordBatch) -> anyhow::Result<Vec<u32>> {
+    Ok(batch.u32s("n")?.values().to_vec())
 }
