@@ -4,6 +4,8 @@ mod common;
 use common::*;
 
 const GOOD: &str = "[risk]\nlong_run = true\nvalue_iteration = { horizon = 20 }\n";
+/// A finished higher-lower run with a claim of its own, for `gamesweep conjecture`'s bad inputs.
+const HIGHER_LOWER: &str = "[higher_lower]\nn = { from = 1, to = 8 }\nchunk = 4\n[[higher_lower.conjectures]]\nname = \"taken\"\nstatement = \"a[1] >= a[2]\"\n";
 
 /// Splits an argument line like a shell: whitespace separates, double quotes group ("" is an empty argument).
 fn split_args(line: &str) -> Vec<String> {
@@ -37,6 +39,10 @@ fn bad_input_corpus_is_one_line_exit_2_and_harmless() {
     let out = tmp.join("out");
     let o = out.to_str().unwrap();
     assert!(run(&["run", good.to_str().unwrap(), "--out", o]).status.success());
+    let hl = tmp.join("hl");
+    let hl_config = tmp.config("hl.toml", HIGHER_LOWER);
+    assert!(run(&["run", hl_config.to_str().unwrap(), "--out", hl.to_str().unwrap()]).status.success());
+    let hl_before = snapshot(&hl);
     let file = tmp.config("a-file", "not a directory");
     std::fs::create_dir_all(tmp.join("empty")).unwrap();
     let before = snapshot(&out);
@@ -66,6 +72,7 @@ fn bad_input_corpus_is_one_line_exit_2_and_harmless() {
             .map(|a| {
                 a.replace("{good}", good.to_str().unwrap())
                     .replace("{out}", o)
+                    .replace("{hl}", hl.to_str().unwrap())
                     .replace("{file}", file.to_str().unwrap())
                     .replace("{empty}", tmp.join("empty").to_str().unwrap())
                     .replace("{tmp}", tmp.path().to_str().unwrap())
@@ -77,6 +84,7 @@ fn bad_input_corpus_is_one_line_exit_2_and_harmless() {
     }
     assert!(cases >= 60, "the corpus has {cases} bad inputs");
     assert_eq!(snapshot(&out), before, "finished artifacts changed");
+    assert_eq!(snapshot(&hl), hl_before, "finished higher-lower artifacts changed");
 }
 
 fn check(name: &str, output: &std::process::Output, code: i32, expected: &str) {

@@ -190,7 +190,17 @@ mod tests {
             assert_eq!(whole.steps.borrow().len(), 14);
             assert_eq!(
                 expected.iter().map(|t| t.name).collect::<Vec<_>>(),
-                ["values", "alice", "bob", "trace", "conjectures", "conjecture_proofs", "face_trees", "height_proofs"]
+                [
+                    "values",
+                    "alice",
+                    "bob",
+                    "trace",
+                    "conjectures",
+                    "conjecture_proofs",
+                    "face_trees",
+                    "face_cuts",
+                    "height_proofs"
+                ]
             );
 
             // Killed after N = 6: the rerun loads N = 1..6 and solves the rest warm.

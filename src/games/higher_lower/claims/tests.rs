@@ -17,7 +17,7 @@ fn claim(statement: &str) -> Claim {
 fn at(statement: &str, n: usize) -> Result<Vec<(Vec<String>, bool)>, String> {
     match claim(statement).at(n) {
         AtN::Applies(all) => {
-            Ok(all.iter().map(|i| (i.dense(n).iter().map(crate::exact::format_pq).collect(), i.strict)).collect())
+            Ok(all.iter().map(|i| (i.dense(n).iter().map(|r| r.to_string()).collect(), i.strict)).collect())
         }
         AtN::NotApplicable(why) => Err(why),
     }
