@@ -7,21 +7,6 @@ use common::*;
 use std::path::Path;
 use std::sync::Arc;
 
-/// Rewrites one column of a Parquet part in place and reseals its marker (a
-/// wrong result written consistently, as a bug would write it).
-fn rewrite_column(path: &Path, name: &str, change: impl Fn(&ArrayRef) -> ArrayRef) {
-    let batch = parts(path.parent().unwrap())[path.file_name().unwrap().to_str().unwrap()].clone();
-    let index = batch.schema().index_of(name).unwrap();
-    let mut columns = batch.columns().to_vec();
-    columns[index] = change(&columns[index]);
-    let changed = arrow::record_batch::RecordBatch::try_new(batch.schema(), columns).unwrap();
-    let mut writer =
-        parquet::arrow::ArrowWriter::try_new(std::fs::File::create(path).unwrap(), changed.schema(), None).unwrap();
-    writer.write(&changed).unwrap();
-    writer.close().unwrap();
-    reseal(path);
-}
-
 /// Small but complete Risk config.
 const SMALL: &str = r#"
 [risk]

@@ -93,6 +93,21 @@ pub fn snapshot(dir: &Path) -> BTreeMap<PathBuf, (Vec<u8>, std::time::SystemTime
         .collect()
 }
 
+/// Rewrites one column of a Parquet part in place and reseals its marker (a
+/// wrong result written consistently, as a bug would write it).
+pub fn rewrite_column(path: &Path, name: &str, change: impl Fn(&arrow::array::ArrayRef) -> arrow::array::ArrayRef) {
+    let batch = parts(path.parent().unwrap())[path.file_name().unwrap().to_str().unwrap()].clone();
+    let index = batch.schema().index_of(name).unwrap();
+    let mut columns = batch.columns().to_vec();
+    columns[index] = change(&columns[index]);
+    let changed = arrow::record_batch::RecordBatch::try_new(batch.schema(), columns).unwrap();
+    let mut writer =
+        parquet::arrow::ArrowWriter::try_new(std::fs::File::create(path).unwrap(), changed.schema(), None).unwrap();
+    writer.write(&changed).unwrap();
+    writer.close().unwrap();
+    reseal(path);
+}
+
 /// After a test rewrote the part at `path`, makes its task's marker record
 /// the new file (size, checksum, rows), as if the run had written it: a
 /// consistent but wrong result, which only the exact checks can catch.
