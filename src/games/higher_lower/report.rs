@@ -278,10 +278,10 @@ fn conjectures_section(md: &mut String, data: &dyn Dataset) -> anyhow::Result<Op
             "| {} | `{}` | {} | {} N | {} | {} | {} N |",
             row.name,
             row.statement,
-            or_none(&n_list(&claim.applies())),
+            or_none(&short_n_list(&claim.applies())),
             row.holds_for_every,
-            or_none(&row.fails_for_every),
-            or_none(&row.depends),
+            or_none(&short_n_list(&claim.with(ClaimVerdict::FailsForEvery))),
+            or_none(&short_n_list(&claim.with(ClaimVerdict::Depends))),
             row.computed_holds
         )?;
         summary.push(row);
@@ -330,26 +330,21 @@ impl ClaimVerdicts {
         self.by_n.iter().filter(|(_, v, _)| *v != ClaimVerdict::NotApplicable).map(|(n, _, _)| *n).collect()
     }
 
-    /// One line per verdict, with its N (`gamesweep conjecture` prints them): "holds for every optimal alpha at
-    /// 5..1024 except 7; fails for every optimal alpha at 7; ...", then
-    /// where it does not apply, with the first reason of each run of N.
+    /// One line per verdict, with its N (`gamesweep conjecture` prints them):
+    /// "holds for every optimal alpha at 5..1024 except 7; fails for every
+    /// optimal alpha at 7; ...", then where it does not apply, by reason.
     pub fn lines(&self) -> Vec<String> {
         let mut lines = Vec::new();
         let applies = self.applies();
         let holds = self.with(ClaimVerdict::HoldsForEvery);
         if !holds.is_empty() {
             let except: Vec<u32> = applies.iter().copied().filter(|n| !holds.contains(n)).collect();
-            let span = match (applies.first(), applies.last()) {
-                (Some(a), Some(b)) if a != b => format!("{a}..{b}"),
-                (Some(a), _) => a.to_string(),
-                _ => String::new(),
-            };
-            lines.push(if except.is_empty() {
-                format!("holds for every optimal alpha at {}", n_list(&holds))
-            } else if holds.len() > except.len() {
-                format!("holds for every optimal alpha at {span} except {}", n_list(&except))
+            let (first, last) = (applies[0], applies[applies.len() - 1]);
+            let few_exceptions = !except.is_empty() && except.len() * 4 < holds.len();
+            lines.push(if few_exceptions {
+                format!("holds for every optimal alpha at {first}..{last} except {}", short_n_list(&except))
             } else {
-                format!("holds for every optimal alpha at {}", n_list(&holds))
+                format!("holds for every optimal alpha at {}", short_n_list(&holds))
             });
         }
         for (verdict, text) in [
@@ -360,14 +355,26 @@ impl ClaimVerdicts {
             let ns = self.with(verdict);
             if !ns.is_empty() {
                 let witnesses = if verdict == ClaimVerdict::Depends { " (witnesses stored)" } else { "" };
-                lines.push(format!("{text} {}{witnesses}", n_list(&ns)));
+                lines.push(format!("{text} {}{witnesses}", short_n_list(&ns)));
             }
         }
-        let not_applicable: Vec<&(u32, ClaimVerdict, String)> =
-            self.by_n.iter().filter(|(_, v, _)| *v == ClaimVerdict::NotApplicable).collect();
-        for run in not_applicable.chunk_by(|a, b| a.0 + 1 == b.0) {
-            let ns: Vec<u32> = run.iter().map(|r| r.0).collect();
-            lines.push(format!("does not apply at {} ({})", n_list(&ns), run[0].2));
+        // Where it does not apply, one line per reason (the first three; the rows' detail has every one).
+        let mut reasons: Vec<(&str, Vec<u32>)> = Vec::new();
+        for (n, _, why) in self.by_n.iter().filter(|(_, v, _)| *v == ClaimVerdict::NotApplicable) {
+            match reasons.iter_mut().find(|(reason, _)| *reason == why.as_str()) {
+                Some((_, ns)) => ns.push(*n),
+                None => reasons.push((why, vec![*n])),
+            }
+        }
+        for (reason, ns) in reasons.iter().take(3) {
+            lines.push(format!("does not apply at {} ({reason})", short_n_list(ns)));
+        }
+        let others: Vec<u32> = reasons.iter().skip(3).flat_map(|(_, ns)| ns.iter().copied()).collect();
+        if !others.is_empty() {
+            lines.push(format!(
+                "does not apply at {} either (other reasons: see the rows' detail)",
+                short_n_list(&others)
+            ));
         }
         lines
     }
@@ -426,6 +433,17 @@ struct ConjectureSummary {
     depends: String,
     /// N where it holds for the computed alpha.
     computed_holds: u32,
+}
+
+/// `n_list` shortened to its first four and last two runs when it has more
+/// than eight: "1, 3, 5, 7, ..., 117, 119 (60 N)".
+fn short_n_list(ns: &[u32]) -> String {
+    let full = n_list(ns);
+    let runs: Vec<&str> = full.split(", ").collect();
+    if runs.len() <= 8 {
+        return full;
+    }
+    format!("{}, ..., {} ({} N)", runs[..4].join(", "), runs[runs.len() - 2..].join(", "), ns.len())
 }
 
 /// "1..5, 9" for the N 1, 2, 3, 4, 5, 9; empty for none.
