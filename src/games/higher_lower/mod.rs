@@ -1,7 +1,18 @@
-//! Higher-lower (Dresher's guessing game, seed 000): column generation in
-//! floating point, then an exact stage that solves the final basis with
-//! p-adic lifting, repairs it with exact pivots if needed, and certifies the
-//! value from both sides.
+//! Higher-lower (Dresher's guessing game, seed 000). A solve task takes
+//! each N of its chunk through four stages (`pipeline`), then writes its
+//! rows and a checkpoint:
+//!
+//! 1. `solve/`: column generation in floating point (Bob's restricted master,
+//!    trees priced by the DPs of `pricing`), warm-started from N - 1;
+//! 2. `exact_stage/`: the final basis solved exactly (p-adic lifting),
+//!    repaired by exact pivots if needed, V certified from both sides;
+//! 3. `face/`: every claim (`claims/`: the built-in conjectures) decided over
+//!    all of Alice's optimal strategies, with exact proofs;
+//! 4. `height_limit`: Table 3.1's proven bound on Bob's tallest tree.
+//!
+//! A claim task (`stored_claims`) decides one more claim on a solve task's
+//! stored solutions (from a config's `conjectures`, or `gamesweep conjecture`,
+//! `conjecture_command`). `verify` re-derives both kinds from their rows.
 
 pub mod claims;
 mod config;

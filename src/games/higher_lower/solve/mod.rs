@@ -140,25 +140,11 @@ const GUESS_WEIGHT: f64 = 0.9;
 /// c * centre + (1 - c) * pi (Wentges smoothing, spread out): every point's
 /// best tree that improves the master enters, so one master solve gets
 /// several cuts from between the best dual point and the master's duals.
-/// N = 501..503 warm from 500 with Dantzig's rule in the master: 249 / 373 /
-/// 338 rounds and 69k / 104k / 107k pivots with a misprice sequence that stops
-/// at the first improving point (weights 0.99, 0.98, 0.96, ..., 0), 44 / 54 /
-/// 51 rounds and 41k / 65k / 64k pivots with these six; twelve points save few
-/// rounds for twice the pricing. With the steepest-edge master as well, N =
-/// 1001 warm from 1000: 872 -> 138 rounds, 412k -> 162k pivots, 303 -> 94 s
-/// (both beside another job).
-///
-/// Measured and rejected (cold, N = 400 / 600 unless said): box stabilisation
-/// of the duals around the guess (pivots 13.4k -> 36.9k .. 80.6k at N = 400);
-/// a batch of 2m best responses to the guess perturbed per row (0.73 s ->
-/// 1.37 s at 400, 45 s -> 118 s at 900); Devex pricing (-14% pivots, no
-/// faster); a column pool cut to 2m (200 s vs 205 s at N = 1000), or to N-1's
-/// final basis (N = 502..506: 4x the rounds); cold starts refined over finer
-/// interior blocks (2.2 s -> 3.5 s at 600; N = 505 with blocks of 4: 31 ->
-/// 56 s) or from the doubled solution for (N-1)/2 (N = 505: 592 -> 402
-/// rounds, 252k -> 234k pivots; no faster); a golden-section line search for
-/// the centre (fewer rounds, more time); moving a centre that has not
-/// improved for 10 rounds halfway to pi (N = 600: 364 -> 4281 rounds).
+/// Six points need several times fewer rounds than stopping at the first
+/// improving point, and twelve save few rounds for twice the pricing; the
+/// measurements and the rejected variants (box stabilisation, batches of
+/// best responses, Devex, smaller pools, refined cold starts, line searches):
+/// docs/higher-lower-experiments.md#smoothing-the-points-priced-each-round.
 const SPREAD: [f64; 6] = [0.99, 0.9, 0.7, 0.5, 0.3, 0.0];
 
 /// `auto` also prices c * centre + (1 - c) * average for these c, where the
@@ -168,13 +154,8 @@ const SPREAD: [f64; 6] = [0.99, 0.9, 0.7, 0.5, 0.3, 0.0];
 /// N = 1018: 460 of 562 rounds; 507..509: 90%), because the direction from
 /// the centre to the vertex duals pi is no ascent direction; Kelley's vertex
 /// duals oscillate, and their average is better centred (the cheap part of an
-/// analytic-centre master). Chain 505..512 on one thread, first N cold (one
-/// run each beside another job): 70.1 s, 1624 rounds, 424k pivots without;
-/// 57.0 s, 919 rounds, 335k pivots with these four. Measured and rejected:
-/// c = 0.9, 0.5, 0 (57.7 s, 1013 rounds); 0.5, 0 (67.0 s); 0 alone (72.4 s);
-/// 0.99, 0.9, 0.5, 0 (64.0 s); newest weight 0.1 (69.5 s) or 0.3 (59.7 s);
-/// points nearer the centre than `SPREAD`'s toward pi itself (c = 0.9999,
-/// 0.999: 70.7 s, 1599 rounds).
+/// analytic-centre master): x1.23 on the chain 505..512, the other weights
+/// tried did less (docs/higher-lower-experiments.md#averaged-duals).
 const TOWARD_AVERAGE: [f64; 4] = [0.9, 0.7, 0.5, 0.0];
 const AVERAGE_NEWEST: f64 = 0.2;
 
@@ -325,11 +306,8 @@ fn first_columns(
     let n = game.n;
     // Initial columns (ours): N-1's pool, each tree with the new key inserted
     // where it is cheapest against the guess; else the best tree against the
-    // uniform strategy. Measured against carrying only N-1's basic trees with
-    // the new key in the middle (one run each, warm from N-1): N = 701 201 ->
-    // 11 rounds, 3.1 -> 1.2 s; N = 956 866 -> 51 rounds, 41.9 -> 11.9 s;
-    // N = 501..506 about equal (46 s in all): there the guess is poor and the
-    // master's pivots, not the start, dominate.
+    // uniform strategy: far fewer rounds than N-1's basic trees alone where
+    // the guess is good (docs/higher-lower-experiments.md#initial-columns-from-n---1).
     if options.method == Method::Auto
         && let Some(prev) = previous
     {
@@ -385,11 +363,9 @@ fn round_points(
 }
 
 /// The trees of N-1's pool carried to N: those within `CARRY_GAP` of the
-/// best against N-1's final strategy. Carrying the whole pool let it grow
-/// by every round's trees (N = 994 warm: 7141 trees, 74 s). Measured warm
-/// (seconds for three N): N = 941..943 from 940: whole pool 52, within 1e-2
-/// 35, 1e-3 31, 1e-4 34; N = 1001..1003 from 1000: whole pool 341, 1e-3 242,
-/// 1e-4 196, 1e-5 178.
+/// best against N-1's final strategy: carrying the whole pool let it grow by
+/// every round's trees, and near-optimal ones are what the next N re-uses
+/// (docs/higher-lower-experiments.md#which-trees-of-n---1-to-carry).
 fn near_optimal(previous: &FloatSolution) -> Vec<&Tree> {
     let game = SymmetricGame::new(previous.n);
     let costs: Vec<f64> = previous.pool.iter().map(|tree| column_cost(&game, tree, &previous.beta)).collect();
@@ -473,8 +449,7 @@ const COLD_OUTER_ROWS: usize = 8;
 /// strategies. That coarse game has only COLD_OUTER_ROWS + 1 rows, so column
 /// generation solves it quickly; returns its optimal strategy for Alice
 /// (expanded, the guess) and the trees it generated. (Finer block partitions,
-/// refined level by level, cost more than they saved: measured at N = 400 and
-/// 600.)
+/// refined level by level, cost more than they saved: docs/higher-lower-experiments.md.)
 fn cold_start(game: &SymmetricGame, tolerance: f64) -> (Vec<f64>, Vec<Tree>) {
     let m = game.rows();
     let outer = COLD_OUTER_ROWS.min(m);

@@ -23,7 +23,7 @@
 //! optimal for the perturbed b but slightly infeasible for b = 1 is repaired
 //! by the exact stage. On this small, dense LP the master
 //! runs several times faster per pivot than HiGHS's hot-started simplex
-//! (measured: 39 vs 130 microseconds at m = 150, with similar pivot counts).
+//! (docs/higher-lower-experiments.md#a-dense-simplex-of-our-own).
 
 use super::kernels::{dot_f32, dots, sub_scaled};
 use rand::{RngExt, SeedableRng};
@@ -49,11 +49,9 @@ pub struct Optimum {
 /// Pivots between checks of the inverse's drift (a check costs about one pivot).
 const DRIFT_CHECK_EVERY: usize = 32;
 /// Largest residual |B x_B - b| or |w B - c_B| tolerated before the inverse is
-/// rebuilt. Measured at N = 500: after m = 250 pivots the residuals are mostly
-/// 1e-13 .. 1e-12, now and then 1e-9; rebuilding every m pivots regardless
-/// cost 31% of the time at N = 993. Near N = 1000 a limit of 1e-11 rebuilt
-/// every 300 pivots (N = 1001..1003 warm: 560 rebuilds and 20 s per N); 1e-10
-/// rebuilds 40-70 times per N (2 s), with the same pivots and exact results.
+/// rebuilt: rebuilding on a schedule regardless cost a third of the time near
+/// 1000, and a tighter limit rebuilt every few hundred pivots for the same
+/// exact results (docs/higher-lower-experiments.md#rebuilding-the-inverse).
 const DRIFT_TOLERANCE: f64 = 1e-10;
 /// Pivots (per row) after which the inverse is rebuilt even without measured drift.
 const REFACTOR_EVERY_ROWS: usize = 8;
