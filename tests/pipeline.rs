@@ -2,7 +2,7 @@
 //! SIGKILL, sharding, and the verification stage catching wrong results.
 
 mod common;
-use arrow::array::{Array, ArrayRef, StringArray, UInt8Array};
+use arrow::array::{Array, StringArray, UInt8Array};
 use common::*;
 use std::path::Path;
 use std::sync::Arc;

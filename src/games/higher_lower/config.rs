@@ -124,17 +124,20 @@ pub fn plan(section: &Section) -> Result<(Vec<HigherLowerTask>, Vec<ClaimTask>),
     Ok((solve, decided))
 }
 
+/// A claim of a section and the N it is decided at (`None`: every N of the section).
+pub type ClaimAt = (Claim, Option<Vec<usize>>);
+
 /// The claims a section decides besides the built-ins, with the N each is
 /// decided at (`None`: every N of the section).
-pub fn section_claims(section: &Section) -> Result<Vec<(Claim, Option<Vec<usize>>)>, UserError> {
+pub fn section_claims(section: &Section) -> Result<Vec<ClaimAt>, UserError> {
     let config: HigherLowerConfig = section.parse()?;
     claims(section, &config.conjectures)
 }
 
 /// The section's claims with the N each is decided at (`None`: every N);
 /// names are unique and none is a built-in conjecture's.
-fn claims(section: &Section, entries: &[ClaimConfig]) -> Result<Vec<(Claim, Option<Vec<usize>>)>, UserError> {
-    let mut claims: Vec<(Claim, Option<Vec<usize>>)> = Vec::new();
+fn claims(section: &Section, entries: &[ClaimConfig]) -> Result<Vec<ClaimAt>, UserError> {
+    let mut claims: Vec<ClaimAt> = Vec::new();
     for (k, entry) in entries.iter().enumerate() {
         let name = entry.name.as_str();
         if claims::builtin_named(name).is_some() {
@@ -159,7 +162,7 @@ fn claims(section: &Section, entries: &[ClaimConfig]) -> Result<Vec<(Claim, Opti
 }
 
 /// One claim task per claim and solve task that share an N.
-fn claim_tasks(sources: &[HigherLowerTask], claims: &[(Claim, Option<Vec<usize>>)]) -> Vec<ClaimTask> {
+fn claim_tasks(sources: &[HigherLowerTask], claims: &[ClaimAt]) -> Vec<ClaimTask> {
     let mut tasks = Vec::new();
     for (claim, at) in claims {
         for source in sources {

@@ -19,11 +19,13 @@ pub type Alphas = BTreeMap<u32, Vec<(u32, Rational)>>;
 /// Bob's mixture of every N.
 pub type Mixtures = BTreeMap<u32, Vec<(Tree, Rational)>>;
 
-/// One stored N: V, alpha over keys 1..=N, Bob's mixture.
+/// One stored N: V, alpha over keys 1..=N, Bob's mixture, and the stored
+/// dimension of Alice's optimal face (0: alpha is her only optimal strategy).
 pub struct Solution {
     pub value: Rational,
     pub alpha: Vec<Rational>,
     pub bob: Vec<(Tree, Rational)>,
+    pub face_dimension: u32,
 }
 
 /// The stored solutions by N, from the `values`, `alice` and `bob` tables.
@@ -34,7 +36,7 @@ pub fn solutions(
 ) -> anyhow::Result<BTreeMap<u32, Solution>> {
     let mut alphas = read_alphas(alice)?;
     let mut mixtures = read_mixtures(bob)?.map_err(|why| anyhow!(why))?;
-    let (n, value) = (values.u32s("n")?, values.strs("value")?);
+    let (n, value, dimension) = (values.u32s("n")?, values.strs("value")?, values.u32s("face_dimension")?);
     let mut solutions = BTreeMap::new();
     for r in 0..values.num_rows() {
         let n = n.value(r);
@@ -46,7 +48,8 @@ pub fn solutions(
         );
         let bob = mixtures.remove(&n).ok_or_else(|| anyhow!("bob: no trees for N = {n}"))?;
         let alpha = alpha.into_iter().map(|(_, p)| p).collect();
-        solutions.insert(n, Solution { value: parse(value.value(r))?, alpha, bob });
+        let face_dimension = dimension.value(r);
+        solutions.insert(n, Solution { value: parse(value.value(r))?, alpha, bob, face_dimension });
     }
     Ok(solutions)
 }

@@ -2,14 +2,17 @@
 //! again: at each N of the claim task, the face is rebuilt from the stored
 //! V, alpha and Bob's mixture, starts from the trees the sweep found as cuts
 //! (`face_cuts`) and the box it proved (among its stored proofs), and the
-//! claim is decided over it (`face::verdicts`). Each N is saved as a step,
+//! claim is decided over it (`face::verdicts`). Where the stored face
+//! dimension is 0, alpha* is Alice's only optimal strategy and decides the
+//! claim alone (the face, costly to build, is skipped; `verify` rebuilds it
+//! and finds the dimension again). Each N is saved as a step,
 //! so a killed run resumes after the last saved N; the N of a batch are
 //! decided side by side on the run's threads.
 
 use super::claims::AtN;
 use super::face::polytope::{AliceFace, LowerBound};
 use super::face::proofs;
-use super::face::verdicts::{ClaimVerdict, Decided, decide_claim};
+use super::face::verdicts::{ClaimVerdict, Decided, decide_claim, decide_on_the_only_alpha};
 use super::stored::{self, Solution};
 use super::tables::{conjecture_row, conjectures};
 use super::task::ClaimTask;
@@ -56,7 +59,7 @@ pub fn run(task: &ClaimTask, context: &dyn TaskContext) -> anyhow::Result<Vec<Ta
     // Batches as wide as the pool: an idle thread takes an N of this task.
     let width = 2 * rayon::current_num_threads().max(1);
     for batch in todo.chunks(width) {
-        let decided: Vec<(usize, anyhow::Result<(Vec<Table>, String)>)> =
+        let decided: Vec<(usize, anyhow::Result<DecidedAt>)> =
             batch.par_iter().with_max_len(1).map(|&n| (n, decide_at(task, &source, n))).collect();
         for (n, result) in decided {
             let (tables, note) = result?;
@@ -72,8 +75,11 @@ fn step(n: usize) -> String {
     format!("n{n:04}")
 }
 
-/// The claim at N: its rows of the three tables, and a note for the progress line.
-fn decide_at(task: &ClaimTask, source: &Source, n: usize) -> anyhow::Result<(Vec<Table>, String)> {
+/// One N's rows of the three tables, and a note for the progress line.
+type DecidedAt = (Vec<Table>, String);
+
+/// The claim at N.
+fn decide_at(task: &ClaimTask, source: &Source, n: usize) -> anyhow::Result<DecidedAt> {
     let start = Instant::now();
     let solution = source.solutions.get(&(n as u32)).ok_or_else(|| anyhow!("{} has no N = {n}", task.source_id()))?;
     let claim = &task.claim;
@@ -84,6 +90,7 @@ fn decide_at(task: &ClaimTask, source: &Source, n: usize) -> anyhow::Result<(Vec
             proofs: Vec::new(),
             why: None,
         },
+        AtN::Applies(_) if solution.face_dimension == 0 => decide_on_the_only_alpha(&solution.alpha, claim),
         AtN::Applies(_) => {
             let face = AliceFace::new(&solution.value, &solution.alpha, &solution.bob)
                 .map_err(|why| anyhow!("N = {n}: the optimal face: {why}"))?;

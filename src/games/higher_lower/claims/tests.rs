@@ -27,10 +27,12 @@ fn row(g: &[&str], strict: bool) -> (Vec<String>, bool) {
     (g.iter().map(|s| s.to_string()).collect(), strict)
 }
 
+/// A statement, the N to expand it at, and its inequalities (g as strings, strict).
+type Case<'s> = (&'s str, usize, Vec<(Vec<String>, bool)>);
+
 #[test]
 fn good_statements_expand_to_their_inequalities() {
-    // (statement, N, expected inequalities g . alpha >= 0 / > 0)
-    let cases: Vec<(&str, usize, Vec<(Vec<String>, bool)>)> = vec![
+    let cases: Vec<Case> = vec![
         ("a[1] = a[2] + a[3]", 3, vec![row(&["1", "-1", "-1"], false), row(&["-1", "1", "1"], false)]),
         ("a[1] - 2*a[2] >= 0", 2, vec![row(&["1", "-2"], false)]),
         ("3/2*a[N] < a[1]", 2, vec![row(&["1", "-3/2"], true)]),

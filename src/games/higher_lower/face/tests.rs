@@ -37,9 +37,9 @@ fn all_claims() -> Vec<Claim> {
     claims
 }
 
-/// Alice's optimal strategies as an LP solved another way (microlp): alpha
-/// >= 0, sum 1, alpha . d_T >= V for every tree T of N keys, the trees
-/// enumerated (`all_trees`) and added as rows while the LP's optimum
+/// Alice's optimal strategies as an LP solved another way (microlp):
+/// alpha >= 0, sum 1, alpha . d_T >= V for every tree T of N keys, the
+/// trees enumerated (`all_trees`) and added as rows while the LP's optimum
 /// violates one, plus the rows `extra` (coefficients over alpha, then t).
 /// Maximises `objective` . (alpha, t); `None` when infeasible.
 fn brute_force_lp(n: usize, value: f64, objective: &[f64], extra: &[(Vec<f64>, f64)]) -> Option<(f64, Vec<f64>)> {

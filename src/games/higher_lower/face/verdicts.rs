@@ -108,6 +108,19 @@ pub fn decide_claim(face: &AliceFace, claim: &Claim) -> Decided {
     }
 }
 
+/// One claim at an N where alpha* is Alice's only optimal strategy (face
+/// dimension 0): decided on alpha* alone, without proofs, as `decide_claim`
+/// decides it there (`check_proofs` finds the dimension again).
+pub fn decide_on_the_only_alpha(alpha: &[Rational], claim: &Claim) -> Decided {
+    let name = claim.name.as_str().to_string();
+    let verdict = match claim.at(alpha.len()) {
+        AtN::NotApplicable(_) => ClaimVerdict::NotApplicable,
+        AtN::Applies(inequalities) if inequalities.iter().all(|i| i.holds(alpha)) => ClaimVerdict::HoldsForEvery,
+        AtN::Applies(_) => ClaimVerdict::FailsForEvery,
+    };
+    Decided { name, verdict, proofs: Vec::new(), why: None }
+}
+
 fn satisfied(value: &Rational, strict: bool) -> bool {
     if strict { *value > 0u32 } else { *value >= 0u32 }
 }
