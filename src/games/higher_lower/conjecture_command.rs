@@ -79,7 +79,7 @@ pub fn run(games: &[Box<dyn Game>], args: &ConjectureArgs) -> anyhow::Result<boo
     }
     let out = OutputDir::open(&args.dir)?;
     let sources = stored_sources(&out, args)?;
-    check_name(games, &out, &claim, args)?;
+    check_name(&out, &claim, args)?;
     let config = ConfigFile::from_text(
         &args.dir.join(".configs").join(format!("conjecture-{}.toml", args.name)),
         config_text(&claim, &sources, args.n)?,
@@ -157,13 +157,10 @@ fn stored_sources(out: &OutputDir, args: &ConjectureArgs) -> anyhow::Result<Vec<
 /// Refuses a name that a claim of DIR's stored configs uses with another
 /// statement, or with other N that overlap these (asking the same claim at
 /// the same N again resumes it).
-fn check_name(games: &[Box<dyn Game>], out: &OutputDir, claim: &Claim, args: &ConjectureArgs) -> anyhow::Result<()> {
+fn check_name(out: &OutputDir, claim: &Claim, args: &ConjectureArgs) -> anyhow::Result<()> {
     for stored in out.configs()? {
         let Ok(text) = stored.text else { continue };
         let Ok(config) = ConfigFile::from_text(&stored.path, text) else { continue };
-        if plan(games, &config).is_err() {
-            continue;
-        }
         let Some(section) = config.section(GAME) else { continue };
         for (other, at) in section_claims(&section).unwrap_or_default() {
             if other.name != claim.name {

@@ -224,7 +224,7 @@ fn proves_failure(weights: &Weights, bound: &Rational, strict: &[bool]) -> bool 
 }
 
 /// The functional sign * sum_i w_i g_i over the keys.
-pub fn combined(
+fn combined(
     n: usize,
     inequalities: &[Inequality],
     sign: i8,
