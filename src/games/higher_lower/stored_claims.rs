@@ -37,12 +37,19 @@ struct Source {
 pub fn run(task: &ClaimTask, context: &dyn TaskContext) -> anyhow::Result<Vec<Table>> {
     let source_id = task.source_id();
     let input = |table: &str| context.input(&source_id, table).with_context(|| format!("reading {source_id}"));
-    let stored_proofs = proofs::read(&input("conjecture_proofs")?, &input("face_trees")?)?;
-    let source = Source {
-        solutions: stored::solutions(&input("values")?, &input("alice")?, &input("bob")?)?,
-        cuts: stored::cuts(&input("face_cuts")?)?,
-        boxes: stored::boxes(&stored_proofs),
+    // The face cache only saves work: without it (a damaged part, a run of an
+    // older version) every LP finds its cuts again, and verify re-proves the
+    // verdicts either way.
+    let cache = || -> anyhow::Result<_> {
+        let stored_proofs = proofs::read(&input("conjecture_proofs")?, &input("face_trees")?)?;
+        Ok((stored::cuts(&input("face_cuts")?)?, stored::boxes(&stored_proofs)))
     };
+    let (cuts, boxes) = cache().unwrap_or_else(|why| {
+        context.progress(&format!("deciding without the face cache ({why:#})"));
+        Default::default()
+    });
+    let source =
+        Source { solutions: stored::solutions(&input("values")?, &input("alice")?, &input("bob")?)?, cuts, boxes };
     let mut per_n: BTreeMap<usize, BTreeMap<String, RecordBatch>> = BTreeMap::new();
     let mut todo = Vec::new();
     for &n in &task.ns {

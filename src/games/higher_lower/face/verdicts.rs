@@ -224,12 +224,7 @@ fn proves_failure(weights: &Weights, bound: &Rational, strict: &[bool]) -> bool 
 }
 
 /// The functional sign * sum_i w_i g_i over the keys.
-fn combined(
-    n: usize,
-    inequalities: &[Inequality],
-    sign: i8,
-    weights: &[(usize, Rational)],
-) -> Option<Vec<Rational>> {
+fn combined(n: usize, inequalities: &[Inequality], sign: i8, weights: &[(usize, Rational)]) -> Option<Vec<Rational>> {
     let mut h = vec![Rational::from(0); n];
     for (i, w) in weights {
         let inequality = inequalities.get(*i)?;
