@@ -77,12 +77,12 @@ pub struct AliceFace {
     exact_cuts: RefCell<HashMap<Cut, (Vec<Rational>, Rational)>>,
     /// The trees found as cuts so far (their float rows over t): every later LP starts with them.
     tree_cuts: RefCell<Vec<Row>>,
-    /// `box_bounds`, once computed (two conjectures use it).
+    /// `box_bounds`, once computed or taken from a stored run (`set_box`).
     box_cache: RefCell<Option<Vec<[LowerBound; 2]>>>,
 }
 
 /// A row of the LP a . x >= b in the coordinates x = (t, s), where s (if
-/// present) is the smallest slack of the conjecture's constraints.
+/// present) is the smallest slack of a claim's inequalities.
 #[derive(Debug, Clone)]
 struct Row {
     origin: Origin,
@@ -93,7 +93,8 @@ struct Row {
 #[derive(Debug, Clone, PartialEq)]
 enum Origin {
     Cut(Cut),
-    /// g_i . alpha - s >= 0 for the functional with this index.
+    /// g_i . alpha - s >= 0 for the functional with this index (g_i . alpha
+    /// >= 0 where it does not carry s: `ExactRows::soft`).
     AtLeastS(usize),
     /// -s >= -u: the first basis's bound on s.
     SAtMost,
