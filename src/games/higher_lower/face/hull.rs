@@ -8,6 +8,7 @@ use crate::games::higher_lower::exact_stage::certificate::common_denominator;
 use crate::games::higher_lower::tree::Tree;
 use malachite::base::num::arithmetic::traits::AddMulAssign;
 use malachite::base::num::basic::traits::Zero;
+use rayon::prelude::*;
 use std::cell::OnceCell;
 
 /// The complementary-slackness equations on Alice's optimal strategies, given
@@ -95,38 +96,36 @@ impl OptimalFace {
         }
         let solver = self.pivot_solver().ok_or("the pivot submatrix of the face's equations is singular")?;
         let free: Vec<usize> = (0..self.tight.len()).filter(|c| !self.pivots.cols.contains(c)).collect();
-        let mut directions = Vec::with_capacity(free.len());
-        for &c in &free {
-            let rhs: Vec<i64> = self.pivots.rows.iter().map(|&i| -self.rows[i][c]).collect();
+        let (n, tight, rows, pivots) = (self.n, &self.tight, &self.rows, &self.pivots);
+        // One p-adic solve per direction, independent of the others: idle threads take some.
+        let direction = |&c: &usize| -> Result<ScaledVector, String> {
+            let rhs: Vec<i64> = pivots.rows.iter().map(|&i| -rows[i][c]).collect();
             let x = match solver {
                 Some(solver) => solver.solve(&rhs),
                 None => ExactSolution { numerators: Vec::new(), denominator: Natural::from(1u32) },
             };
             // z over K scaled by x's denominator, checked against every row.
-            let mut z = vec![Integer::ZERO; self.tight.len()];
+            let mut z = vec![Integer::ZERO; tight.len()];
             z[c] = Integer::from(x.denominator.clone());
-            for (&j, v) in self.pivots.cols.iter().zip(&x.numerators) {
+            for (&j, v) in pivots.cols.iter().zip(&x.numerators) {
                 z[j] = v.clone();
             }
-            for row in &self.rows {
+            for row in rows {
                 let mut sum = Integer::ZERO;
                 for (&m, v) in row.iter().zip(&z) {
                     sum.add_mul_assign(Integer::from(m), v);
                 }
                 if sum != 0 {
-                    return Err(format!(
-                        "a direction of the optimal face is no null vector (key {})",
-                        self.tight[c] + 1
-                    ));
+                    return Err(format!("a direction of the optimal face is no null vector (key {})", tight[c] + 1));
                 }
             }
-            let mut numerators = vec![Integer::ZERO; self.n];
-            for (&k, v) in self.tight.iter().zip(z) {
+            let mut numerators = vec![Integer::ZERO; n];
+            for (&k, v) in tight.iter().zip(z) {
                 numerators[k] = v;
             }
-            directions.push(ScaledVector { numerators, denominator: Integer::from(x.denominator) });
-        }
-        Ok(directions)
+            Ok(ScaledVector { numerators, denominator: Integer::from(x.denominator) })
+        };
+        free.par_iter().with_max_len(1).map(direction).collect()
     }
 
     /// M[I, J] factored (`Some(None)` when there are no pivots); `None` when the exact solver refuses it.
