@@ -91,37 +91,46 @@ impl TryFrom<f64> for Tolerance {
 pub fn plan(section: &Section) -> Result<(Vec<HigherLowerTask>, Vec<ClaimTask>), UserError> {
     let config: HigherLowerConfig = section.parse()?;
     let claims = claims(section, &config.conjectures)?;
-    let solve = match &config.decide_on {
-        None => solve_tasks(section, &config)?,
-        Some(ids) => {
-            if config.n.is_some() {
-                return Err(section.invalid(&["n"], "decide_on names the solved tasks; leave n out"));
-            }
-            if claims.is_empty() {
-                return Err(section.invalid(&["decide_on"], "needs at least one [[higher_lower.conjectures]] entry"));
-            }
-            let sources = ids
-                .values()
-                .iter()
-                .map(|id| {
-                    parse_solve_id(id).map(|(method, ns)| HigherLowerTask { method, ns, tolerance: 0.0 }).ok_or_else(
-                        || {
-                            section.invalid(
-                                &["decide_on"],
-                                &format!(
-                                    "{:?} is no higher-lower solve task id (like \"auto-n1-32\")",
-                                    claims::shorten(id)
-                                ),
-                            )
-                        },
-                    )
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            return Ok((Vec::new(), claim_tasks(&sources, &claims)));
-        }
+    // The solve tasks the claims are decided on, and whether this section runs them.
+    let (sources, solves) = match &config.decide_on {
+        None => (solve_tasks(section, &config)?, true),
+        Some(ids) => (stored_sources(section, &config, ids, &claims)?, false),
     };
-    let decided = claim_tasks(&solve, &claims);
-    Ok((solve, decided))
+    let decided = claim_tasks(&sources, &claims);
+    if let Some(k) = claims.iter().position(|(claim, _)| !decided.iter().any(|t| t.claim.name == claim.name)) {
+        return Err(
+            section.invalid(&["conjectures"], &format!("entry {}: its n names no N that this section solves", k + 1))
+        );
+    }
+    Ok((if solves { sources } else { Vec::new() }, decided))
+}
+
+/// The solve tasks `decide_on` names (their results stored already).
+fn stored_sources(
+    section: &Section,
+    config: &HigherLowerConfig,
+    ids: &Distinct<String>,
+    claims: &[ClaimAt],
+) -> Result<Vec<HigherLowerTask>, UserError> {
+    if config.n.is_some() {
+        return Err(section.invalid(&["n"], "decide_on names the solved tasks; leave n out"));
+    }
+    if claims.is_empty() {
+        return Err(section.invalid(&["decide_on"], "needs at least one [[higher_lower.conjectures]] entry"));
+    }
+    ids.values()
+        .iter()
+        .map(|id| {
+            let (method, ns) = parse_solve_id(id).ok_or_else(|| {
+                let shown = claims::shorten(id);
+                section.invalid(
+                    &["decide_on"],
+                    &format!("{shown:?} is no higher-lower solve task id (like \"auto-n1-32\")"),
+                )
+            })?;
+            Ok(HigherLowerTask { method, ns, tolerance: 0.0 })
+        })
+        .collect()
 }
 
 /// A claim of a section and the N it is decided at (`None`: every N of the section).
