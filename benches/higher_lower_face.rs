@@ -149,6 +149,9 @@ fn claim_seconds(stored: &BTreeMap<usize, Stored>, claim: &Claim) {
             let clock = Instant::now();
             let warm = decide_claim(&cached, claim);
             let warm_seconds = clock.elapsed().as_secs_f64();
+            if let Some(why) = cold.why.as_ref().or(warm.why.as_ref()) {
+                eprintln!("N = {n}: undecided: {why}");
+            }
             assert_eq!(cold.verdict, warm.verdict, "N = {n}");
             eprintln!(
                 "N = {n}: d = {}, build {build:.2} s, claim cold {cold_seconds:.2} s, warm {warm_seconds:.2} s ({}), {} cuts",

@@ -102,6 +102,9 @@ enum Origin {
 
 /// Slack below which a float row counts as violated, relative to 1 + |b|.
 const VIOLATION: f64 = 1e-11;
+/// A multiplier below minus this leaves the basis by a primal step (the
+/// objective is of order 1; multipliers of 1e-9 were seen and must count).
+const DUAL_INFEASIBLE: f64 = 1e-13;
 /// A tree cheaper than V by more than this (relative) enters as a cut.
 const CUT_GAP: f64 = 1e-12;
 /// Simplex pivots per LP before giving up.
@@ -513,8 +516,12 @@ impl AliceFace {
                 basis.iter().map(|&i| self.exact_row(&rows[i].origin, p, exact_rows)).collect();
             let exact_b: Vec<Rational> = basis.iter().map(|&i| self.exact_rhs(&rows[i].origin, exact_rows)).collect();
             let lambda = solve_exact(transpose(&exact_a), objective.to_vec()).ok_or("the final basis is singular")?;
-            if lambda.iter().any(|l| *l < 0u32) {
-                return Err("the final basis has a negative multiplier".into());
+            if let Some(i) = (0..lambda.len()).filter(|&i| lambda[i] < 0u32).min_by(|&i, &j| lambda[i].cmp(&lambda[j]))
+            {
+                // Optimal in floating point, not exactly: the row with the most negative
+                // exact multiplier leaves by a primal step, and the float LP goes on.
+                primal_pivot(&mut rows, &mut basis, i)?;
+                continue;
             }
             let all_multipliers = || basis.iter().map(|&i| rows[i].origin.clone()).zip(lambda.clone()).collect();
             if want == Want::Bound {
@@ -554,7 +561,22 @@ impl AliceFace {
             }
         }
         self.dual_simplex(rows, basis, &moved, relax)?;
-        self.dual_simplex(rows, basis, c, relax)
+        self.dual_simplex(rows, basis, c, relax)?;
+        // The second solve starts from a basis optimal for the moved c. Where the
+        // multipliers are tiny (a functional nearly constant on the face: N = 609's
+        // a[305] - a[304] has multipliers of 1e-9 on its trees) that basis can be
+        // dual infeasible for c itself: primal steps leave it (Bland's rule: the
+        // first negative multiplier), the dual simplex adds the cuts they need.
+        for _ in 0..MAX_PIVOTS {
+            let a: Vec<Vec<f64>> = basis.iter().map(|&i| rows[i].a.clone()).collect();
+            let lambda = solve_f64(transpose(&a), c.to_vec()).ok_or("a singular basis in the face LP")?;
+            let Some(i) = (0..lambda.len()).filter(|&i| lambda[i] < -DUAL_INFEASIBLE).min_by_key(|&i| basis[i]) else {
+                return Ok(());
+            };
+            primal_pivot(rows, basis, i)?;
+            self.dual_simplex(rows, basis, c, relax)?;
+        }
+        Err(format!("the face LP did not finish within {MAX_PIVOTS} primal steps"))
     }
 
     fn dual_simplex(&self, rows: &mut Vec<Row>, basis: &mut [usize], c: &[f64], relax: f64) -> Result<(), String> {
@@ -762,6 +784,32 @@ fn best_response(alpha: &ScaledVector) -> (Rational, Tree) {
     let tilted: Vec<Integer> = alpha.numerators.iter().map(|w| w * &s + Integer::ONE).collect();
     let tree = monotone_root_dp(&tilted).tree;
     (alpha.dot_small(tree.depths()), tree)
+}
+
+/// A primal simplex step that lets basis row `i` leave: x moves along the
+/// direction that keeps the other basis rows tight and gives row i slack (the
+/// objective falls by -lambda_i per unit), until a non-basic row becomes
+/// tight; that row enters in i's place. Rounding can end the dual simplex at
+/// a basis whose multipliers are >= 0 in floating point but not exactly; this
+/// step leaves it the way the exact multipliers say.
+fn primal_pivot(rows: &mut [Row], basis: &mut [usize], i: usize) -> Result<(), String> {
+    let a: Vec<Vec<f64>> = basis.iter().map(|&k| rows[k].a.clone()).collect();
+    let b: Vec<f64> = basis.iter().map(|&k| rows[k].b).collect();
+    let x = solve_f64(a.clone(), b).ok_or("a singular basis in the face LP")?;
+    let mut unit_i = vec![0.0; basis.len()];
+    unit_i[i] = 1.0;
+    let direction = solve_f64(a, unit_i).ok_or("a singular basis in the face LP")?;
+    let largest = direction.iter().fold(0.0f64, |m, v| m.max(v.abs())).max(1.0);
+    let entering = (0..rows.len())
+        .filter(|j| !basis.contains(j))
+        .filter_map(|j| {
+            let rate = dot_f64(&rows[j].a, &direction);
+            (rate < -1e-12 * largest).then(|| (j, (dot_f64(&rows[j].a, &x) - rows[j].b).max(0.0) / -rate))
+        })
+        .min_by(|p, q| p.1.total_cmp(&q.1).then(p.0.cmp(&q.0)))
+        .ok_or("the face LP is unbounded along a negative multiplier")?;
+    basis[i] = entering.0;
+    Ok(())
 }
 
 /// Row j's right-hand side as the float LP sees it: relaxed by `relax` to

@@ -42,8 +42,8 @@ fn all_claims() -> Vec<Claim> {
 /// trees enumerated (`all_trees`) and added as rows while the LP's optimum
 /// violates one, plus the rows `extra` (coefficients over alpha, then t).
 /// Maximises `objective` . (alpha, t); `None` when infeasible.
-fn brute_force_lp(n: usize, value: f64, objective: &[f64], extra: &[(Vec<f64>, f64)]) -> Option<(f64, Vec<f64>)> {
-    let trees = all_trees(n);
+fn brute_force_lp(trees: &[Tree], value: f64, objective: &[f64], extra: &[(Vec<f64>, f64)]) -> Option<(f64, Vec<f64>)> {
+    let n = trees[0].len();
     let mut problem = Problem::new(OptimizationDirection::Maximize);
     let vars: Vec<_> = objective
         .iter()
@@ -77,10 +77,10 @@ fn brute_force_lp(n: usize, value: f64, objective: &[f64], extra: &[(Vec<f64>, f
     }
 }
 
-/// The minimum of h . alpha over Alice's optimal strategies, by `brute_force_lp`.
-fn brute_force_min(n: usize, value: f64, h: &[f64]) -> f64 {
+/// The minimum of h . alpha over Alice's optimal strategies, by `brute_force_lp` (`trees`: every tree of N keys).
+fn brute_force_min(trees: &[Tree], value: f64, h: &[f64]) -> f64 {
     let minus: Vec<f64> = h.iter().map(|c| -c).collect();
-    -brute_force_lp(n, value, &minus, &[]).expect("the optimal face is not empty").0
+    -brute_force_lp(trees, value, &minus, &[]).expect("the optimal face is not empty").0
 }
 
 /// A claim's verdict over Alice's optimal strategies, by `brute_force_lp`:
@@ -88,11 +88,12 @@ fn brute_force_min(n: usize, value: f64, h: &[f64]) -> f64 {
 /// fails for every one when no optimal alpha satisfies the non-strict
 /// inequalities with every strict one above some t > 0 (max t <= 0, or
 /// infeasible); else it depends.
-fn brute_force_verdict(n: usize, value: f64, inequalities: &[Inequality]) -> ClaimVerdict {
+fn brute_force_verdict(trees: &[Tree], value: f64, inequalities: &[Inequality]) -> ClaimVerdict {
+    let n = trees[0].len();
     let (eps, g) = (1e-9, inequalities.iter().map(|i| i.dense(n).iter().map(to_f64).collect::<Vec<f64>>()));
     let g: Vec<Vec<f64>> = g.collect();
     let minimum_holds = g.iter().zip(inequalities).all(|(gi, i)| {
-        let min = brute_force_min(n, value, gi);
+        let min = brute_force_min(trees, value, gi);
         if i.strict { min > eps } else { min > -eps }
     });
     if minimum_holds {
@@ -110,7 +111,7 @@ fn brute_force_verdict(n: usize, value: f64, inequalities: &[Inequality]) -> Cla
         })
         .collect();
     let any_strict = inequalities.iter().any(|i| i.strict);
-    match brute_force_lp(n, value, &objective, &rows) {
+    match brute_force_lp(trees, value, &objective, &rows) {
         None => ClaimVerdict::FailsForEvery,
         Some((t, _)) if any_strict && t <= eps => ClaimVerdict::FailsForEvery,
         Some(_) => ClaimVerdict::Depends,
@@ -126,6 +127,7 @@ fn face_optima_and_verdicts_equal_a_brute_force_lp_over_every_tree_for_small_n()
         let exact = exact_stage(&solve(n, &options, None)).unwrap();
         let face = AliceFace::new(&exact.value, &exact.alpha, &exact.bob).unwrap();
         let value = to_f64(&exact.value);
+        let trees = all_trees(n);
         // Functionals: alpha_k, alpha_k - alpha_k+1, and every inequality of every claim at N.
         let mut functionals: Vec<Vec<Rational>> = Vec::new();
         for k in 0..n {
@@ -147,7 +149,7 @@ fn face_optima_and_verdicts_equal_a_brute_force_lp_over_every_tree_for_small_n()
             for sign in [1i64, -1] {
                 let h: Vec<Rational> = f.iter().map(|c| c * Rational::from(sign)).collect();
                 let ours = face.minimize(&h).unwrap().lower.bound;
-                let theirs = brute_force_min(n, value, &h.iter().map(to_f64).collect::<Vec<_>>());
+                let theirs = brute_force_min(&trees, value, &h.iter().map(to_f64).collect::<Vec<_>>());
                 assert!((to_f64(&ours) - theirs).abs() < 1e-7, "N = {n}, h = {h:?}: {ours} vs {theirs}");
                 compared += 1;
             }
@@ -156,7 +158,7 @@ fn face_optima_and_verdicts_equal_a_brute_force_lp_over_every_tree_for_small_n()
         for (claim, decided) in claims.iter().zip(decide_all(&face, &claims)) {
             let at = claim.at(n);
             if let AtN::Applies(inequalities) = &at {
-                let expected = brute_force_verdict(n, value, inequalities);
+                let expected = brute_force_verdict(&trees, value, inequalities);
                 assert_eq!(decided.verdict, expected, "N = {n}, {}", decided.name);
                 verdicts[[ClaimVerdict::HoldsForEvery, ClaimVerdict::FailsForEvery, ClaimVerdict::Depends]
                     .iter()
