@@ -7,6 +7,7 @@
 use crate::artifacts::columns::Columns;
 use crate::artifacts::parquet_io::write_batch;
 use crate::artifacts::{OutputDir, VERIFICATION_TABLE};
+use crate::error::UserError;
 use crate::game::{Dataset, Game};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -25,19 +26,38 @@ pub fn verification_summary(data: &dyn Dataset, game: &str) -> anyhow::Result<Op
     )))
 }
 
-/// Writes `DIR/report/index.md` and returns its path.
+/// Writes `DIR/report/index.md` and `index.html` and returns the first's
+/// path. Only the parts of tasks that are intact (their markers' sizes and
+/// SHA-256) are read; a task with a changed part is listed as left out,
+/// never counted among the certified. A directory that holds no gamesweep
+/// run is refused before anything is written.
 pub fn report(games: &[Box<dyn Game>], dir: &Path) -> anyhow::Result<PathBuf> {
     let out = OutputDir::open(dir)?;
+    if out.configs()?.is_empty() && out.markers()?.records.is_empty() {
+        return Err(UserError::new(format!(
+            "{}: no gamesweep run here (no stored config, no finished task); run `gamesweep run CONFIG --out {}` first",
+            shorten(&dir.display().to_string()),
+            shorten(&dir.display().to_string())
+        ))
+        .into());
+    }
     let mut md = String::new();
     writeln!(md, "# gamesweep report\n")?;
-    writeln!(md, "Output directory: `{}`; gamesweep {}.\n", dir.display(), env!("CARGO_PKG_VERSION"))?;
-    let markers = out.markers()?;
-    for (game, id, why) in &markers.unreadable {
-        eprintln!("warning: {game}/{id} left out of the report: {why}");
-    }
+    writeln!(md, "Output directory: {}; gamesweep {}.\n", code_span(&dir.display().to_string()), env!("CARGO_PKG_VERSION"))?;
+    let checked = out.checked_tasks()?;
     for game in games {
         writeln!(md, "## {}\n", game.name())?;
-        if markers.records.iter().any(|m| m.game == game.name()) {
+        let damaged: Vec<&(String, String, String)> = checked.damaged.iter().filter(|(g, _, _)| g == game.name()).collect();
+        if !damaged.is_empty() {
+            writeln!(
+                md,
+                "**Left out, unverified**: {} task(s) changed on disk since they were written; a plain `gamesweep run` \
+                 of their config recomputes them: {}.\n",
+                damaged.len(),
+                damaged.iter().map(|(_, id, why)| format!("{} ({})", code_span(id), code_span(why))).collect::<Vec<_>>().join(", ")
+            )?;
+        }
+        if checked.intact.iter().any(|(g, _)| g == game.name()) {
             let section = game.report(&out)?;
             md.push_str(&section.markdown);
             for table in &section.tables {
@@ -65,11 +85,57 @@ pub fn report(games: &[Box<dyn Game>], dir: &Path) -> anyhow::Result<PathBuf> {
     Ok(path)
 }
 
+/// `text` as a Markdown code span that no character of it can end: the
+/// fence is longer than its longest run of backticks, line breaks and other
+/// control characters are shown escaped, `|` (a table's cell border) too,
+/// and text longer than 200 characters is cut.
+pub fn code_span(text: &str) -> String {
+    let mut shown: String = text
+        .chars()
+        .take(200)
+        .map(|c| if c.is_control() { c.escape_debug().to_string() } else { c.to_string() })
+        .collect();
+    if text.chars().count() > 200 {
+        shown.push_str("...");
+    }
+    let shown = shown.replace('|', "\\|");
+    let longest = shown.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    format!("{fence} {shown} {fence}")
+}
+
+/// Text cut to 200 characters, control characters escaped, for one-line messages.
+fn shorten(text: &str) -> String {
+    code_span(text).trim_matches('`').trim().to_string()
+}
+
 /// The Markdown as a standalone HTML page (tables and figures included).
+/// Nothing of the Markdown becomes markup it did not ask for in gamesweep's
+/// own syntax: raw HTML is shown as text, and a link or image is kept only
+/// when it points at one of the report's figures (`figures/NAME.png`).
 fn html(md: &str) -> String {
-    use pulldown_cmark::{Options, Parser, html::push_html};
+    use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd, html::push_html};
+    let ours = |dest: &str| {
+        dest.strip_prefix("figures/")
+            .and_then(|f| f.strip_suffix(".png"))
+            .is_some_and(|f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-'))
+    };
+    let mut dropped: Vec<bool> = Vec::new();
+    let events = Parser::new_ext(md, Options::ENABLE_TABLES).filter_map(|event| match event {
+        Event::Html(raw) | Event::InlineHtml(raw) => Some(Event::Text(raw)),
+        Event::Start(Tag::Link { dest_url, .. }) | Event::Start(Tag::Image { dest_url, .. }) if !ours(&dest_url) => {
+            dropped.push(true);
+            Some(Event::Text(CowStr::from("")))
+        }
+        Event::Start(tag @ (Tag::Link { .. } | Tag::Image { .. })) => {
+            dropped.push(false);
+            Some(Event::Start(tag))
+        }
+        Event::End(TagEnd::Link | TagEnd::Image) if dropped.pop() == Some(true) => None,
+        other => Some(other),
+    });
     let mut body = String::new();
-    push_html(&mut body, Parser::new_ext(md, Options::ENABLE_TABLES));
+    push_html(&mut body, events);
     format!(
         "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>gamesweep report</title>\n<style>\n\
          body {{ font-family: sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 1em; }}\n\

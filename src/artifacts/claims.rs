@@ -10,8 +10,9 @@
 //! directory, then hard-linked into place, which fails if a lease exists
 //! (atomic on local file systems and NFS alike). The holder refreshes the
 //! file's modification time every [`HEARTBEAT`]; a lease is stale when its
-//! process is gone (same host: no such pid) or its heartbeat is older than
-//! [`STALE_AFTER`] (another host), and a stale lease is taken over. Claims
+//! heartbeat is older than [`STALE_AFTER`], whatever its pid says (after a
+//! restart a pid may belong to another process), or when its process is gone
+//! (same host: no such pid), and a stale lease is taken over. Claims
 //! only save work: tasks are deterministic and every write is atomic, so in
 //! the rare race where two processes take over one stale lease together both
 //! compute the task and the second write replaces an identical first.
@@ -27,7 +28,7 @@ use std::time::{Duration, SystemTime};
 
 /// How often a running process refreshes its leases.
 pub const HEARTBEAT: Duration = Duration::from_secs(20);
-/// A lease of another host without a heartbeat for this long is stale.
+/// A lease without a heartbeat for this long is stale (on any host).
 pub const STALE_AFTER: Duration = Duration::from_secs(120);
 
 #[derive(Debug, Serialize, Deserialize, PartialEq)]
@@ -159,11 +160,8 @@ fn holder(path: &Path) -> Holder {
         None => Holder::Stale("an unreadable claim".into()),
         Some(lease) => {
             let who = format!("{} pid {}", lease.host, lease.pid);
-            let alive = if lease.host == host_name() {
-                Path::new(&format!("/proc/{}", lease.pid)).exists()
-            } else {
-                age < STALE_AFTER
-            };
+            let beating = age < STALE_AFTER;
+            let alive = beating && (lease.host != host_name() || Path::new(&format!("/proc/{}", lease.pid)).exists());
             if alive { Holder::Live(who) } else { Holder::Stale(who) }
         }
     }
@@ -195,6 +193,13 @@ mod tests {
         std::fs::write(root.join(".claims/g/t.json"), serde_json::to_vec(&dead).unwrap()).unwrap();
         let third = Claims::new(&out);
         assert!(matches!(third.claim("g", "t").unwrap(), Claim::Claimed));
+        // A live pid whose heartbeat stopped long ago (a pid reused after a restart) is stale.
+        let reused = Lease { host: host_name(), pid: std::process::id(), token: "y".into(), claimed_unix: 0 };
+        let path = root.join(".claims/g/r.json");
+        std::fs::write(&path, serde_json::to_vec(&reused).unwrap()).unwrap();
+        let old = SystemTime::now() - 2 * STALE_AFTER;
+        std::fs::File::options().write(true).open(&path).unwrap().set_modified(old).unwrap();
+        assert!(matches!(third.claim("g", "r").unwrap(), Claim::Claimed));
         // Garbage in a lease file is stale too.
         std::fs::write(root.join(".claims/g/u.json"), b"{not json").unwrap();
         assert!(matches!(third.claim("g", "u").unwrap(), Claim::Claimed));

@@ -107,8 +107,9 @@ pub struct OutputDir {
     root: PathBuf,
     scratch: PathBuf,
     counter: AtomicU64,
-    /// The (game, task) pairs with a readable marker, read once for reports.
-    marked: OnceLock<BTreeSet<(String, String)>>,
+    /// The finished tasks whose parts are the ones their markers record,
+    /// and the others with why, checked once for reports (`checked_tasks`).
+    checked: OnceLock<CheckedTasks>,
 }
 
 impl OutputDir {
@@ -142,7 +143,7 @@ impl OutputDir {
 
     fn at(root: &Path) -> Self {
         let scratch = root.join(".tmp").join(format!("{}-{}", host_name(), std::process::id()));
-        OutputDir { root: root.to_path_buf(), scratch, counter: AtomicU64::new(0), marked: OnceLock::new() }
+        OutputDir { root: root.to_path_buf(), scratch, counter: AtomicU64::new(0), checked: OnceLock::new() }
     }
 
     pub fn root(&self) -> &Path {
@@ -433,23 +434,52 @@ impl Drop for OutputDir {
 /// Reports read the parts of tasks with a readable marker only: a part without
 /// one (an orphan of a deleted marker or an unfinished recomputation) is not a
 /// result.
+/// A directory's finished tasks, sorted by whether their parts still are
+/// the ones their markers record.
+#[derive(Debug, Default)]
+pub struct CheckedTasks {
+    /// (game, task) with a readable marker and every part intact.
+    pub intact: BTreeSet<(String, String)>,
+    /// (game, task, why) of the others: a damaged marker or a changed part.
+    pub damaged: Vec<(String, String, String)>,
+}
+
+impl OutputDir {
+    /// Every marker read and every part it lists checked (size, SHA-256),
+    /// once: what a report may show is what `verify` would accept.
+    pub fn checked_tasks(&self) -> anyhow::Result<&CheckedTasks> {
+        if let Some(checked) = self.checked.get() {
+            return Ok(checked);
+        }
+        let markers = self.markers()?;
+        let mut checked = CheckedTasks::default();
+        for (game, id, why) in markers.unreadable {
+            checked.damaged.push((game, id, format!("damaged marker: {why}")));
+        }
+        for record in markers.records {
+            match self.check_parts(&record) {
+                Ok(()) => {
+                    checked.intact.insert((record.game, record.id));
+                }
+                Err(why) => checked.damaged.push((record.game, record.id, why)),
+            }
+        }
+        Ok(self.checked.get_or_init(|| checked))
+    }
+}
+
+/// A report reads the parts of intact tasks only (`checked_tasks`).
 impl Dataset for OutputDir {
     fn table(&self, game: &str, table: &str) -> anyhow::Result<Option<RecordBatch>> {
         let dir = self.root.join(game).join(table);
         if !dir.is_dir() {
             return Ok(None);
         }
-        let marked = match self.marked.get() {
-            Some(marked) => marked,
-            None => {
-                let records = self.markers()?.records;
-                self.marked.get_or_init(|| records.into_iter().map(|m| (m.game, m.id)).collect())
-            }
-        };
+        let intact = &self.checked_tasks()?.intact;
         let parts: Vec<_> = self
             .parts(game)?
             .into_iter()
-            .filter(|(t, task)| t == table && marked.contains(&(game.to_string(), task.clone())))
+            .filter(|(t, task)| t == table && intact.contains(&(game.to_string(), task.clone())))
             .map(|(_, task)| self.part_path(game, table, &task))
             .collect();
         let batches = parts.iter().map(|p| parquet_io::read_batch(p)).collect::<anyhow::Result<Vec<_>>>()?;

@@ -7,7 +7,9 @@
 //! ```
 //!
 //! A step is one file written atomically (scratch file, then rename), so it is
-//! complete or absent. It holds each table as a Parquet image behind its name
+//! complete or absent. It names the game, task and step it holds, and is read
+//! only under that name: a step file copied over another is refused (and the
+//! orchestrator discards it with a warning and computes the step again). It holds each table as a Parquet image behind its name
 //! and length: one write and one rename per step keeps saving cheap even when
 //! steps are small (a file per table cost 10-30 ms a step on this disk). The
 //! orchestrator removes a task's steps once the task's marker is written (or,
@@ -21,8 +23,8 @@ use std::collections::BTreeMap;
 use std::io::{ErrorKind, Write};
 use std::path::PathBuf;
 
-/// The first bytes of a step file (format version 1).
-const MAGIC: &[u8] = b"gamesweep-step-1\n";
+/// The first bytes of a step file (format version 2: then "game\ttask\tstep\n").
+const MAGIC: &[u8] = b"gamesweep-step-2\n";
 
 impl OutputDir {
     fn steps_dir(&self, game: &str, task: &str) -> PathBuf {
@@ -37,6 +39,7 @@ impl OutputDir {
     /// Saves one step of a task: all its tables in one atomically written file.
     pub fn write_step(&self, game: &str, task: &str, step: &str, tables: &[Table]) -> anyhow::Result<()> {
         let mut image = MAGIC.to_vec();
+        image.extend(identity(game, task, step).as_bytes());
         let mut names: Vec<&str> = Vec::new();
         for table in tables {
             anyhow::ensure!(!names.contains(&table.name), "table {} saved twice in step {step}", table.name);
@@ -66,7 +69,7 @@ impl OutputDir {
             Err(error) if error.kind() == ErrorKind::NotFound => return Ok(None),
             Err(error) => return Err(error).with_context(|| format!("reading {}", path.display())),
         };
-        decode_step(&image).map(Some).with_context(|| format!("decoding {}", path.display()))
+        decode_step(&image, &identity(game, task, step)).map(Some).with_context(|| format!("decoding {}", path.display()))
     }
 
     /// Deletes one step (a damaged one, before it is computed again).
@@ -86,9 +89,22 @@ impl OutputDir {
     }
 }
 
-/// The tables of a step file's image.
-fn decode_step(image: &[u8]) -> anyhow::Result<BTreeMap<String, RecordBatch>> {
-    let mut rest = image.strip_prefix(MAGIC).ok_or_else(|| anyhow::anyhow!("not a step file"))?;
+/// The line that names a step's game, task and step.
+fn identity(game: &str, task: &str, step: &str) -> String {
+    format!("{game}\t{task}\t{step}\n")
+}
+
+/// The tables of a step file's image, which must name the step `expected`.
+fn decode_step(image: &[u8], expected: &str) -> anyhow::Result<BTreeMap<String, RecordBatch>> {
+    let rest = image.strip_prefix(MAGIC).ok_or_else(|| anyhow::anyhow!("not a step file of this version"))?;
+    let line = rest.iter().position(|&b| b == b'\n').ok_or_else(|| anyhow::anyhow!("a step file without its name"))?;
+    let (named, mut rest) = (String::from_utf8_lossy(&rest[..=line]), &rest[line + 1..]);
+    anyhow::ensure!(
+        named == expected,
+        "it holds step {:?}, not {:?} (copied over?)",
+        named.trim_end().replace('\t', "/"),
+        expected.trim_end().replace('\t', "/")
+    );
     let mut take = |len: usize| -> anyhow::Result<&[u8]> {
         anyhow::ensure!(rest.len() >= len, "step file cut short");
         let (head, tail) = rest.split_at(len);
@@ -134,6 +150,11 @@ mod tests {
         let image = std::fs::read(&file).unwrap();
         std::fs::write(&file, &image[..image.len() - 3]).unwrap();
         assert!(out.read_step("g", "t", "s1").is_err());
+
+        // A step copied over another (of this task or another) is refused.
+        out.write_step("g", "t", "s1", &tables).unwrap();
+        std::fs::copy(root.join(".steps/g/t/s2.step"), &file).unwrap();
+        assert!(format!("{:#}", out.read_step("g", "t", "s1").unwrap_err()).contains("holds step \"g/t/s2\""));
 
         out.write_step("g", "other", "s1", &tables).unwrap();
         out.remove_steps("g", "t").unwrap();
