@@ -41,6 +41,10 @@ impl ConfigFile {
         let table = toml::de::DeTable::parse(&file.text).map_err(|e| file.toml_error(&e, None))?;
         file.keys = table.get_ref().iter().map(|(k, _)| (k.get_ref().to_string(), k.span())).collect();
         file.output = file.section_value::<PathBuf>("output")?;
+        if file.output.as_ref().is_some_and(|o| o.as_os_str().to_string_lossy().trim().is_empty()) {
+            let at = file.keys.iter().find(|(k, _)| k == "output").map_or(0, |(_, span)| span.start);
+            return Err(file.error_at(at, "output", "an empty path; give a directory (e.g. output = \"data/run\")"));
+        }
         Ok(file)
     }
 
@@ -87,9 +91,19 @@ impl ConfigFile {
             Some(key) if error.message().trim_end().ends_with("duplicate key") => {
                 format!("duplicate key `{}` (each key may appear once per table)", key.trim())
             }
+            // toml reads a date-time as a table with one private key; say what it is.
+            Some(value)
+                if error.message().contains("invalid type: map")
+                    && value.trim().parse::<toml::value::Datetime>().is_ok() =>
+            {
+                error.message().trim_end().replace("invalid type: map", "invalid type: a date-time")
+            }
+            _ if error.message().contains("$__toml_private_datetime") => {
+                "a date or time is no valid value here (write a number, a string, a list or a table)".to_string()
+            }
             _ => error.message().trim_end().to_string(),
         };
-        self.error_at(at, &key_path, &message)
+        self.error_at(at, &key_path, &in_config_words(&message))
     }
 
     fn error_at(&self, offset: usize, key_path: &str, message: &str) -> UserError {
@@ -97,6 +111,19 @@ impl ConfigFile {
         let key_path = if key_path.is_empty() { String::new() } else { format!("{key_path}: ") };
         UserError::new(format!("{}:{line}:{column}: {key_path}{message}", self.path.display()))
     }
+}
+
+/// serde's words for types (`struct RiskConfig`, `f64`, `map`) in the
+/// words of a config file, so that no message names a Rust type.
+fn in_config_words(message: &str) -> String {
+    let mut words =
+        message.replace("expected f64", "expected a number").replace("invalid type: map", "invalid type: table");
+    if let Some(at) = words.find("expected struct ") {
+        let end =
+            words[at + 16..].find(|c: char| !c.is_alphanumeric() && c != '_').map_or(words.len(), |e| at + 16 + e);
+        words.replace_range(at..end, "expected a table ([section] or { key = value })");
+    }
+    words
 }
 
 /// One game's section of a config file.

@@ -70,6 +70,19 @@ pub trait Task: Send + Sync {
     fn inputs(&self) -> Vec<String> {
         Vec::new()
     }
+    /// Settings that change what the task computes but that its id does not
+    /// name (a solver tolerance, a claim's statement), by key. The marker and
+    /// the saved steps record them: a rerun names the finished tasks whose
+    /// settings the config changed (`--redo-changed` recomputes them), and
+    /// never resumes steps saved under other settings.
+    fn settings(&self) -> BTreeMap<&'static str, String> {
+        BTreeMap::new()
+    }
+}
+
+/// A task's settings as one line, `key=value` joined by `, ` (how steps record them).
+pub fn settings_text(settings: &BTreeMap<&'static str, String>) -> String {
+    settings.iter().map(|(key, value)| format!("{key}={}", value.escape_debug())).collect::<Vec<_>>().join(", ")
 }
 
 /// Read access to the finished tables of other tasks of the same game.
@@ -77,6 +90,38 @@ pub trait Inputs {
     /// A table of a finished task, read only if its part is the one its
     /// marker records (size and SHA-256).
     fn input(&self, task: &str, table: &str) -> anyhow::Result<RecordBatch>;
+}
+
+/// The most tasks one config section may plan: a plan is held in memory
+/// and listed by `gamesweep plan`, and a run of more tasks than this is a
+/// typo more often than a plan (each game refuses more before it builds them).
+pub const MAX_TASKS: u64 = 100_000;
+
+/// `Err` with a message naming the count and the bound when `count` tasks
+/// are more than `MAX_TASKS`.
+pub fn check_task_count(count: u64) -> Result<(), String> {
+    if count > MAX_TASKS {
+        Err(format!("this plans {count} tasks, at most {MAX_TASKS} allowed (raise chunk, or ask for fewer values)"))
+    } else {
+        Ok(())
+    }
+}
+
+/// The longest task id used as it is; a longer one is cut and made unique
+/// by a hash (`bounded_id`), so that it stays a file name.
+pub const MAX_ID: usize = 100;
+
+/// A task's id as the orchestrator files it: the id itself when at most
+/// `MAX_ID` characters, else its first 60 characters, `-h` and 16 hex digits
+/// of its SHA-256 (stable, so resume still finds it).
+pub fn bounded_id(id: &str) -> String {
+    use sha2::Digest;
+    if id.len() <= MAX_ID {
+        return id.to_string();
+    }
+    let head: String = id.chars().take(60).collect();
+    let hash: String = sha2::Sha256::digest(id.as_bytes()).iter().take(8).map(|b| format!("{b:02x}")).collect();
+    format!("{head}-h{hash}")
 }
 
 /// A game's planned tasks of one type, as `Game::plan` returns them.

@@ -233,15 +233,11 @@ impl<const MAX: u32> ExactGrid<MAX> {
         if values.is_empty() {
             return Err(E::invalid_length(0, &"at least one value"));
         }
-        let mut out: Vec<Rational> = Vec::with_capacity(values.len());
-        for value in values {
-            let value = Self::check(value)?;
-            if out.contains(&value) {
-                return Err(E::custom(format!("duplicate value {}", format_decimal(&value))));
-            }
-            out.push(value);
+        let values = values.into_iter().map(Self::check).collect::<Result<Vec<_>, E>>()?;
+        if let Some((_, repeat)) = first_repeat(&values) {
+            return Err(E::custom(format!("duplicate value {}", format_decimal(&values[repeat]))));
         }
-        Ok(ExactGrid(out))
+        Ok(ExactGrid(values))
     }
 }
 
@@ -410,25 +406,31 @@ impl<T> Default for Distinct<T> {
     }
 }
 
-impl<'de, T: Deserialize<'de> + PartialEq + Described> Deserialize<'de> for Distinct<T> {
+impl<'de, T: Deserialize<'de> + Ord + Described> Deserialize<'de> for Distinct<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let values = Vec::<T>::deserialize(deserializer)?;
-        for (k, value) in values.iter().enumerate() {
-            if let Some(first) = values[..k].iter().position(|v| v == value) {
-                return Err(de::Error::custom(format!(
-                    "duplicate value {} (entries {} and {}); give each value once",
-                    value.described(),
-                    first + 1,
-                    k + 1
-                )));
-            }
+        if let Some((first, k)) = first_repeat(&values) {
+            return Err(de::Error::custom(format!(
+                "duplicate value {} (entries {} and {}); give each value once",
+                values[k].described(),
+                first + 1,
+                k + 1
+            )));
         }
         Ok(Distinct(values))
     }
 }
 
+/// The first value that repeats an earlier one, as (index of the earlier,
+/// index of the repeat), in O(n log n): a million values take a moment.
+fn first_repeat<T: Ord>(values: &[T]) -> Option<(usize, usize)> {
+    let mut order: Vec<usize> = (0..values.len()).collect();
+    order.sort_by(|&i, &j| values[i].cmp(&values[j]).then(i.cmp(&j)));
+    order.windows(2).filter(|w| values[w[0]] == values[w[1]]).map(|w| (w[0], w[1])).min_by_key(|&(_, repeat)| repeat)
+}
+
 /// Exactly two numbers, `[a, b]` (a goal [lambda, mu]): a third is refused.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Pair(pub Rational, pub Rational);
 
 impl Described for Pair {

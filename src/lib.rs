@@ -10,6 +10,7 @@ pub mod game;
 pub mod games;
 pub mod grid;
 pub mod keys;
+pub mod markdown;
 pub mod panics;
 pub mod plot;
 pub mod published;

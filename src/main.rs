@@ -53,6 +53,11 @@ enum Command {
         /// Recompute tasks that are already done, ignoring their saved steps.
         #[arg(long)]
         force: bool,
+        /// Recompute the finished tasks whose settings the config changed
+        /// (e.g. higher-lower `tolerance`, a claim's `statement`); a plain
+        /// rerun names them and keeps them as they were computed.
+        #[arg(long)]
+        redo_changed: bool,
     },
     /// Re-derive every finished task in DIR in exact arithmetic.
     ///
@@ -121,6 +126,15 @@ fn main() -> ExitCode {
     gamesweep::panics::install_hook();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
+        Err(error) if error.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            match std::env::args().nth(1) {
+                Some(command) => eprintln!("error: {command}: which one? (see gamesweep {command} --help)"),
+                None => eprintln!(
+                    "error: no command given: one of run, verify, report, plan, conjecture, fritzen, risk (see --help)"
+                ),
+            }
+            return ExitCode::from(2);
+        }
         Err(error) if !error.use_stderr() => {
             // --help and --version.
             let _ = error.print();
@@ -165,8 +179,8 @@ fn one_line(rendered: &str) -> String {
 fn execute(command: Command) -> anyhow::Result<ExitCode> {
     let games = games::all();
     match command {
-        Command::Run { config, out, shard, jobs, force } => {
-            run(&games, &config, RunOptions { out, shard, jobs: jobs.map(usize::from), force })
+        Command::Run { config, out, shard, jobs, force, redo_changed } => {
+            run(&games, &config, RunOptions { out, shard, jobs: jobs.map(usize::from), force, redo_changed })
         }
         Command::Verify { dir, jobs } => verify(&games, &dir, jobs.map(usize::from)),
         Command::Plan { config, shard } => plan(&games, &config, shard),
@@ -244,6 +258,14 @@ fn verify(games: &[Box<dyn Game>], dir: &Path, jobs: Option<usize>) -> anyhow::R
     let others: Vec<_> = report.outcomes.iter().filter(|o| !games.iter().any(|g| g.name() == o.game)).collect();
     for o in &others {
         println!("  {} {}/{}: not a game of this version", o.finding.as_str(), o.game, o.task);
+    }
+    if let Some(first) = report.unrecorded.first() {
+        eprintln!(
+            "gamesweep: the verdicts above were checked but not recorded in {} for {} task(s) (first: {first}); \
+             verify a writable copy to record them",
+            dir.display(),
+            report.unrecorded.len()
+        );
     }
     if report.all_certified() {
         Ok(ExitCode::SUCCESS)

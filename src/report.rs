@@ -9,6 +9,7 @@ use crate::artifacts::parquet_io::write_batch;
 use crate::artifacts::{OutputDir, VERIFICATION_TABLE};
 use crate::error::UserError;
 use crate::game::{Dataset, Game};
+use crate::markdown::code_span;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
@@ -28,8 +29,8 @@ pub fn verification_summary(data: &dyn Dataset, game: &str) -> anyhow::Result<Op
 
 /// Writes `DIR/report/index.md` and `index.html` and returns the first's
 /// path. Only the parts of tasks that are intact (their markers' sizes and
-/// SHA-256) are read; a task with a changed part is listed as left out,
-/// never counted among the certified. A directory that holds no gamesweep
+/// SHA-256) and not failed by `verify` are read; the others are listed as
+/// left out, never shown beside the certified. A directory that holds no gamesweep
 /// run is refused before anything is written.
 pub fn report(games: &[Box<dyn Game>], dir: &Path) -> anyhow::Result<PathBuf> {
     let out = OutputDir::open(dir)?;
@@ -43,18 +44,28 @@ pub fn report(games: &[Box<dyn Game>], dir: &Path) -> anyhow::Result<PathBuf> {
     }
     let mut md = String::new();
     writeln!(md, "# gamesweep report\n")?;
-    writeln!(md, "Output directory: {}; gamesweep {}.\n", code_span(&dir.display().to_string()), env!("CARGO_PKG_VERSION"))?;
+    writeln!(
+        md,
+        "Output directory: {}; gamesweep {}.\n",
+        code_span(&dir.display().to_string()),
+        env!("CARGO_PKG_VERSION")
+    )?;
     let checked = out.checked_tasks()?;
     for game in games {
         writeln!(md, "## {}\n", game.name())?;
-        let damaged: Vec<&(String, String, String)> = checked.damaged.iter().filter(|(g, _, _)| g == game.name()).collect();
+        let damaged: Vec<&(String, String, String)> =
+            checked.damaged.iter().filter(|(g, _, _)| g == game.name()).collect();
         if !damaged.is_empty() {
             writeln!(
                 md,
-                "**Left out, unverified**: {} task(s) changed on disk since they were written; a plain `gamesweep run` \
-                 of their config recomputes them: {}.\n",
+                "**Left out**: {} task(s) changed on disk since they were written, or failed `gamesweep verify`; \
+                 a plain `gamesweep run` of their config recomputes them: {}.\n",
                 damaged.len(),
-                damaged.iter().map(|(_, id, why)| format!("{} ({})", code_span(id), code_span(why))).collect::<Vec<_>>().join(", ")
+                damaged
+                    .iter()
+                    .map(|(_, id, why)| format!("{} ({})", code_span(id), code_span(why)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )?;
         }
         if checked.intact.iter().any(|(g, _)| g == game.name()) {
@@ -83,25 +94,6 @@ pub fn report(games: &[Box<dyn Game>], dir: &Path) -> anyhow::Result<PathBuf> {
         Ok(std::io::Write::write_all(file, html.as_bytes())?)
     })?;
     Ok(path)
-}
-
-/// `text` as a Markdown code span that no character of it can end: the
-/// fence is longer than its longest run of backticks, line breaks and other
-/// control characters are shown escaped, `|` (a table's cell border) too,
-/// and text longer than 200 characters is cut.
-pub fn code_span(text: &str) -> String {
-    let mut shown: String = text
-        .chars()
-        .take(200)
-        .map(|c| if c.is_control() { c.escape_debug().to_string() } else { c.to_string() })
-        .collect();
-    if text.chars().count() > 200 {
-        shown.push_str("...");
-    }
-    let shown = shown.replace('|', "\\|");
-    let longest = shown.split(|c| c != '`').map(str::len).max().unwrap_or(0);
-    let fence = "`".repeat(longest + 1);
-    format!("{fence} {shown} {fence}")
 }
 
 /// Text cut to 200 characters, control characters escaped, for one-line messages.

@@ -6,10 +6,11 @@
 //! It knows games only through the [`Game`] and [`Task`] traits.
 
 use crate::artifacts::claims::{Claim, Claims, HEARTBEAT};
+use crate::artifacts::steps::StepOf;
 use crate::artifacts::{Manifest, OutputDir, RunRecord, TaskRecord, is_safe_name, unix_now};
 use crate::config::ConfigFile;
 use crate::error::UserError;
-use crate::game::{Game, Inputs, Status, Table, Task, TaskContext};
+use crate::game::{Game, Inputs, Status, Table, Task, TaskContext, bounded_id, settings_text};
 use crate::panics;
 use arrow::record_batch::RecordBatch;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -81,7 +82,7 @@ pub fn plan<'g>(games: &'g [Box<dyn Game>], config: &ConfigFile) -> Result<Vec<P
         let Some(section) = config.section(game.name()) else { continue };
         let mut seen = HashSet::new();
         for task in game.plan(&section)? {
-            let id = task.id();
+            let id = bounded_id(&task.id());
             // Games reject repeated values with their position; these guard the
             // orchestrator's own invariants should a game miss one.
             if !is_safe_name(&id) || !seen.insert(id.clone()) {
@@ -95,12 +96,25 @@ pub fn plan<'g>(games: &'g [Box<dyn Game>], config: &ConfigFile) -> Result<Vec<P
             planned.push(PlannedTask { game: game.as_ref(), task, id, index: planned.len() });
         }
     }
+    if let Err(why) = crate::game::check_task_count(planned.len() as u64) {
+        return Err(UserError::new(format!("{}: {why}", config.path.display())));
+    }
     if planned.is_empty() {
-        return Err(UserError::new(format!(
-            "{}: no tasks: the config has no game section (expected one of {})",
-            config.path.display(),
-            names.join(", ")
-        )));
+        let present: Vec<String> =
+            names.iter().filter(|name| config.section(name).is_some()).map(|name| format!("[{name}]")).collect();
+        return Err(UserError::new(if present.is_empty() {
+            format!(
+                "{}: no tasks: the config has no game section (expected one of {})",
+                config.path.display(),
+                names.join(", ")
+            )
+        } else {
+            format!(
+                "{}: no tasks: {} turns nothing on (configs/ shows each game's keys)",
+                config.path.display(),
+                present.join(", ")
+            )
+        }));
     }
     Ok(planned)
 }
@@ -113,6 +127,8 @@ pub struct RunOptions {
     pub jobs: Option<usize>,
     /// Recompute tasks that are already done, ignoring steps saved by earlier runs.
     pub force: bool,
+    /// Recompute the finished tasks whose settings (`Task::settings`) the config changed.
+    pub redo_changed: bool,
 }
 
 pub struct RunSummary {
@@ -189,7 +205,10 @@ pub fn run_config(games: &[Box<dyn Game>], config: &ConfigFile, options: &RunOpt
     out.write_config(&config.sha256, config.text())?;
 
     let in_shard: Vec<&PlannedTask> = planned.iter().filter(|t| options.shard.contains(t.index)).collect();
-    let todo = to_compute(&out, &in_shard, options.force)?;
+    let (todo, changed) = to_compute(&out, &in_shard, options)?;
+    if !changed.is_empty() {
+        eprintln!("{}", changed_note(&changed, config, &out_path, options.redo_changed));
+    }
     let skipped = in_shard.len() - todo.len();
     let jobs = options.jobs.unwrap_or_else(rayon::current_num_threads);
     eprintln!(
@@ -227,18 +246,38 @@ pub fn run_config(games: &[Box<dyn Game>], config: &ConfigFile, options: &RunOpt
     })
 }
 
+/// A finished task whose settings the config changed: "game/id" and each
+/// changed key with its stored and its new value.
+type Changed = (String, Vec<(String, String, String)>);
+
 /// The tasks of the shard to compute, longest first: those not done (or all
-/// with `force`). The steps of a done task are removed: they are never read
-/// again, and a kill between its marker and their removal leaves them.
+/// with `force`; or done under settings the config changed, with
+/// `redo_changed`), and the done tasks whose settings changed. The steps of
+/// a done task are removed: they are never read again, and a kill between
+/// its marker and their removal leaves them.
 fn to_compute<'a, 'g>(
     out: &OutputDir,
     in_shard: &[&'a PlannedTask<'g>],
-    force: bool,
-) -> anyhow::Result<Vec<&'a PlannedTask<'g>>> {
-    let mut todo = Vec::new();
+    options: &RunOptions,
+) -> anyhow::Result<(Vec<&'a PlannedTask<'g>>, Vec<Changed>)> {
+    let (mut todo, mut changed) = (Vec::new(), Vec::new());
     for &task in in_shard {
         match stored(out, task.game.name(), &task.id) {
-            Stored::Done if !force => out.remove_steps(task.game.name(), &task.id)?,
+            Stored::Done if !options.force => {
+                let keys = out
+                    .marker(task.game.name(), &task.id)
+                    .ok()
+                    .flatten()
+                    .map_or(Vec::new(), |record| changed_settings(&record.settings, &task.task.settings()));
+                if keys.is_empty() {
+                    out.remove_steps(task.game.name(), &task.id)?;
+                } else {
+                    if options.redo_changed {
+                        todo.push(task);
+                    }
+                    changed.push((format!("{}/{}", task.game.name(), task.id), keys));
+                }
+            }
             Stored::Done | Stored::Absent => todo.push(task),
             Stored::Damaged(why) => {
                 eprintln!("recomputing {}/{}: {why}", task.game.name(), task.id);
@@ -254,7 +293,53 @@ fn to_compute<'a, 'g>(
         let reads = |t: &PlannedTask| !t.task.inputs().is_empty();
         reads(a).cmp(&reads(b)).then(b.task.cost_hint().total_cmp(&a.task.cost_hint()))
     });
-    Ok(todo)
+    Ok((todo, changed))
+}
+
+/// (key, stored value, planned value) of each setting recorded in a marker
+/// that the plan now sets otherwise; a key the marker lacks (written before
+/// settings were recorded) is unknown, not changed.
+fn changed_settings(
+    stored: &BTreeMap<String, String>,
+    planned: &BTreeMap<&'static str, String>,
+) -> Vec<(String, String, String)> {
+    planned
+        .iter()
+        .filter_map(|(&key, now)| {
+            let was = stored.get(key)?;
+            (was != now).then(|| (key.to_string(), was.clone(), now.clone()))
+        })
+        .collect()
+}
+
+/// One line on the finished tasks whose settings the config changed: which
+/// tasks, which keys, and what recomputes them (or that this run does).
+fn changed_note(changed: &[Changed], config: &ConfigFile, out: &Path, redone: bool) -> String {
+    const SHOWN: usize = 4;
+    let mut tasks: Vec<String> = changed
+        .iter()
+        .take(SHOWN)
+        .map(|(task, keys)| {
+            let keys: Vec<String> = keys
+                .iter()
+                .map(|(key, was, now)| format!("{key} {} -> {}", shorten(was, 60), shorten(now, 60)))
+                .collect();
+            format!("{task} ({})", keys.join(", "))
+        })
+        .collect();
+    if changed.len() > SHOWN {
+        tasks.push(format!("and {} more", changed.len() - SHOWN));
+    }
+    let what = format!("the config changes settings of {} finished task(s): {}", changed.len(), tasks.join(", "));
+    if redone {
+        format!("gamesweep: {what}; recomputing them (--redo-changed)")
+    } else {
+        format!(
+            "gamesweep: {what}; they are kept as they were computed. To recompute them: gamesweep run {} --out {} --redo-changed",
+            config.path.display(),
+            out.display()
+        )
+    }
 }
 
 /// (game, task id, error) of a failed task.
@@ -376,7 +461,7 @@ impl<'a, 'g> Execution<'a, 'g> {
     /// cannot be (not planned here, failed, or damaged).
     fn inputs_ready(&self, planned: &PlannedTask) -> Result<bool, String> {
         let game = planned.game.name();
-        for input in planned.task.inputs() {
+        for input in planned.task.inputs().iter().map(|id| bounded_id(id)) {
             match stored(self.out, game, &input) {
                 Stored::Done => continue,
                 _ if self.unfinished.lock().unwrap().contains(&(game.to_string(), input.clone())) => return Ok(false),
@@ -491,8 +576,14 @@ fn run_task(
     if force {
         out.remove_steps(game, &planned.id)?;
     }
-    let context =
-        RunningTask { out, game, task: &planned.id, bar, last_line: Cell::new(Instant::now()), resumed: Cell::new(0) };
+    let settings = settings_text(&planned.task.settings());
+    let context = RunningTask {
+        out,
+        step_of: StepOf { game, task: &planned.id, settings: &settings },
+        bar,
+        last_line: Cell::new(Instant::now()),
+        resumed: Cell::new(0),
+    };
     let tables =
         panics::catching(|| planned.task.run(&context)).map_err(|panic| anyhow::anyhow!("panicked: {panic}"))??;
     let seconds = start.elapsed().as_secs_f64();
@@ -511,6 +602,7 @@ fn run_task(
         finished_unix: unix_now(),
         version: env!("CARGO_PKG_VERSION").to_string(),
         config_sha256: config_sha256.to_string(),
+        settings: planned.task.settings().into_iter().map(|(key, value)| (key.to_string(), value)).collect(),
     })?;
     // The task is done, so its steps can never be read again; a failure to
     // remove them leaves only hidden files behind.
@@ -523,8 +615,8 @@ fn run_task(
 /// The orchestrator's side of [`TaskContext`] for one running task.
 struct RunningTask<'a> {
     out: &'a OutputDir,
-    game: &'a str,
-    task: &'a str,
+    /// The task, under its settings, whose steps it saves and loads.
+    step_of: StepOf<'a>,
     bar: &'a ProgressBar,
     /// When a progress line was last printed (without a terminal).
     last_line: Cell<Instant>,
@@ -534,14 +626,14 @@ struct RunningTask<'a> {
 
 impl Inputs for RunningTask<'_> {
     fn input(&self, task: &str, table: &str) -> anyhow::Result<RecordBatch> {
-        self.out.read_finished_table(self.game, task, table).map_err(anyhow::Error::msg)
+        self.out.read_finished_table(self.step_of.game, &bounded_id(task), table).map_err(anyhow::Error::msg)
     }
 }
 
 impl TaskContext for RunningTask<'_> {
     /// The bar's message, or (without a terminal) a line at most every 30 s.
     fn progress(&self, note: &str) {
-        let message = format!("{} {}: {note}", self.game, self.task);
+        let message = format!("{} {}: {note}", self.step_of.game, self.step_of.task);
         if self.bar.is_hidden() {
             if self.last_line.get().elapsed() > Duration::from_secs(30) {
                 self.last_line.set(Instant::now());
@@ -553,21 +645,19 @@ impl TaskContext for RunningTask<'_> {
     }
 
     fn save_step(&self, step: &str, tables: &[Table]) -> anyhow::Result<()> {
-        self.out.write_step(self.game, self.task, step, tables)
+        self.out.write_step(self.step_of, step, tables)
     }
 
     /// A damaged step is discarded with a warning and computed again.
     fn load_step(&self, step: &str) -> anyhow::Result<Option<BTreeMap<String, RecordBatch>>> {
-        let loaded = match self.out.read_step(self.game, self.task, step) {
+        let (game, task) = (self.step_of.game, self.step_of.task);
+        let loaded = match self.out.read_step(self.step_of, step) {
             Ok(loaded) => loaded,
             Err(error) => {
                 self.bar.suspend(|| {
-                    eprintln!(
-                        "warning: {}/{}: discarding damaged step {step} ({error:#}); computing it again",
-                        self.game, self.task
-                    )
+                    eprintln!("warning: {game}/{task}: discarding damaged step {step} ({error:#}); computing it again")
                 });
-                self.out.remove_step(self.game, self.task, step)?;
+                self.out.remove_step(game, task, step)?;
                 None
             }
         };
@@ -668,7 +758,8 @@ mod tests {
         let run_with = |fail: bool, force: bool| {
             script.fail.store(fail, Ordering::Relaxed);
             script.computed.lock().unwrap().clear();
-            let options = RunOptions { out: Some(out.clone()), shard: Shard::ALL, jobs: Some(1), force };
+            let options =
+                RunOptions { out: Some(out.clone()), shard: Shard::ALL, jobs: Some(1), force, redo_changed: false };
             let summary = run(&games, &config, &options).unwrap();
             (summary.failed.len(), std::mem::take(&mut *script.computed.lock().unwrap()))
         };

@@ -18,7 +18,7 @@ use crate::artifacts::{OutputDir, PartRecord, StoredConfig, TaskRecord, VERIFICA
 use crate::config::ConfigFile;
 use crate::error::UserError;
 use crate::exact::{parse_canonical_pq, to_f64};
-use crate::game::{Game, Inputs, Status, StoredTask, Task, Verdict};
+use crate::game::{Game, Inputs, Status, StoredTask, Task, Verdict, bounded_id};
 use crate::panics;
 use crate::sweep::{PlannedTask, plan, progress_bar};
 use arrow::array::{Array, StringArray};
@@ -71,6 +71,9 @@ pub struct Report {
     pub outcomes: Vec<Outcome>,
     /// Problems of the directory itself (a damaged stored config or manifest).
     pub problems: Vec<String>,
+    /// Why the verdicts of these tasks could not be written into the
+    /// directory ("game/task: error"), e.g. when it is read-only.
+    pub unrecorded: Vec<String>,
 }
 
 impl Report {
@@ -141,9 +144,13 @@ pub fn verify(games: &[Box<dyn Game>], dir: &Path, jobs: Option<usize>) -> anyho
     }
     outcomes.extend(unmarked(games, &out, planned.keys(), &marked)?);
     eprintln!("gamesweep: verifying {} tasks in {}", to_verify.len(), dir.display());
-    outcomes.extend(verify_all(&out, &to_verify, jobs)?);
+    let mut unrecorded = Vec::new();
+    for (outcome, error) in verify_all(&out, &to_verify, jobs)? {
+        unrecorded.extend(error.map(|e| format!("{}/{}: {e}", outcome.game, outcome.task)));
+        outcomes.push(outcome);
+    }
     outcomes.sort_by(|a, b| (&a.game, &a.task).cmp(&(&b.game, &b.task)));
-    Ok(Report { outcomes, problems })
+    Ok(Report { outcomes, problems, unrecorded })
 }
 
 /// Each stored config's sha256 and plan; a config that cannot be read or
@@ -217,7 +224,7 @@ fn verify_all(
     out: &OutputDir,
     to_verify: &[(&dyn Task, &TaskRecord)],
     jobs: Option<usize>,
-) -> anyhow::Result<Vec<Outcome>> {
+) -> anyhow::Result<Vec<(Outcome, Option<String>)>> {
     let progress = progress_bar(to_verify.len() as u64);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs.unwrap_or_else(rayon::current_num_threads)).build()?;
     let verified = pool.install(|| {
@@ -230,15 +237,19 @@ fn verify_all(
                 progress.inc(1);
                 outcome
             })
-            .collect::<anyhow::Result<Vec<_>>>()
-    })?;
+            .collect::<Vec<_>>()
+    });
     progress.finish_and_clear();
     Ok(verified)
 }
 
-fn verify_task(out: &OutputDir, task: &dyn Task, record: &TaskRecord) -> anyhow::Result<Outcome> {
+/// Verifies one task and records the verdict (the verification row, any
+/// findings, a repair). What could not be recorded (a read-only directory)
+/// comes back beside the outcome: the verdict still counts, but a repair
+/// that could not be written leaves the stored result wrong, so it fails.
+fn verify_task(out: &OutputDir, task: &dyn Task, record: &TaskRecord) -> (Outcome, Option<String>) {
     let start = Instant::now();
-    let verdict = match out.check_parts(record) {
+    let mut verdict = match out.check_parts(record) {
         Err(why) => Verdict::failed(format!("damaged part: {why}; a plain rerun recomputes the task")),
         Ok(()) => match load(out, record, &FinishedTasks { out, game: &record.game }) {
             Err(error) => Verdict::failed(format!("cannot read the task's tables: {error:#}")),
@@ -252,6 +263,25 @@ fn verify_task(out: &OutputDir, task: &dyn Task, record: &TaskRecord) -> anyhow:
             },
         },
     };
+    let unrecorded = record_verdict(out, record, &verdict, start.elapsed().as_secs_f64()).err().map(|error| {
+        if verdict.status == Status::Repaired && !verdict.replacement.is_empty() {
+            verdict.status = Status::Failed;
+            verdict.detail = format!("{}; the repair could not be written ({error:#})", verdict.detail);
+        }
+        format!("{error:#}")
+    });
+    let outcome = Outcome {
+        game: record.game.clone(),
+        task: record.id.clone(),
+        finding: Finding::Verified(verdict.status),
+        detail: verdict.detail,
+    };
+    (outcome, unrecorded)
+}
+
+/// Writes a verdict next to the task: the repaired tables and their marker,
+/// the findings, and the verification row.
+fn record_verdict(out: &OutputDir, record: &TaskRecord, verdict: &Verdict, seconds: f64) -> anyhow::Result<()> {
     if verdict.status == Status::Repaired && !verdict.replacement.is_empty() {
         let mut repaired = record.clone();
         for table in &verdict.replacement {
@@ -267,17 +297,12 @@ fn verify_task(out: &OutputDir, task: &dyn Task, record: &TaskRecord) -> anyhow:
         .str("task_id", [&record.id])
         .str("status", [verdict.status.as_str()])
         .str("detail", [&verdict.detail])
-        .f64("seconds", [start.elapsed().as_secs_f64()])
+        .f64("seconds", [seconds])
         .u64("verified_unix", [unix_now()])
         .str("version", [env!("CARGO_PKG_VERSION")])
         .build(VERIFICATION_TABLE)?;
     out.write_table(&record.game, &record.id, &row)?;
-    Ok(Outcome {
-        game: record.game.clone(),
-        task: record.id.clone(),
-        finding: Finding::Verified(verdict.status),
-        detail: verdict.detail,
-    })
+    Ok(())
 }
 
 fn load<'a>(out: &'a OutputDir, record: &TaskRecord, inputs: &'a FinishedTasks) -> anyhow::Result<StoredTask<'a>> {
@@ -297,7 +322,7 @@ struct FinishedTasks<'a> {
 
 impl Inputs for FinishedTasks<'_> {
     fn input(&self, task: &str, table: &str) -> anyhow::Result<RecordBatch> {
-        self.out.read_finished_table(self.game, task, table).map_err(anyhow::Error::msg)
+        self.out.read_finished_table(self.game, &bounded_id(task), table).map_err(anyhow::Error::msg)
     }
 }
 

@@ -111,9 +111,10 @@ fn verify_re_proves_claims_and_fails_a_forged_verdict_and_the_report_lists_them(
     let report = run(&["report", out.to_str().unwrap()]);
     assert!(report.status.success());
     let index = std::fs::read_to_string(out.join("report/index.md")).unwrap();
-    for line in
-        ["| outer_keys | `a[1] >= 2/N and a[N] >= 2/N` |", "| non_increasing | `for j in 2..N/2-1: a[j] >= a[j+1]` |"]
-    {
+    for line in [
+        "| outer\\_keys | ` a[1] >= 2/N and a[N] >= 2/N ` |",
+        "| non\\_increasing | ` for j in 2..N/2-1: a[j] >= a[j+1] ` |",
+    ] {
         assert!(index.contains(line), "{line} not in the report");
     }
 

@@ -129,13 +129,25 @@ fn part(dir: &Path, game: &str, table: &str, task: &str) -> PathBuf {
 
 /// Rewrites a part with `change` applied and reseals its marker.
 fn rewrite(path: &Path, change: fn(&RecordBatch) -> RecordBatch) {
+    rewrite_unsealed(path, change);
+    reseal(path);
+}
+
+/// Rewrites a part with `change` applied, its marker left as it was.
+fn rewrite_unsealed(path: &Path, change: fn(&RecordBatch) -> RecordBatch) {
     let batch = parts(path.parent().unwrap())[path.file_name().unwrap().to_str().unwrap()].clone();
     let changed = change(&batch);
     let mut writer =
         parquet::arrow::ArrowWriter::try_new(std::fs::File::create(path).unwrap(), changed.schema(), None).unwrap();
     writer.write(&changed).unwrap();
     writer.close().unwrap();
-    reseal(path);
+}
+
+/// Runs `report` on `dir` and returns its Markdown.
+fn report(dir: &Path) -> String {
+    let out = run(&["report", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    std::fs::read_to_string(dir.join("report/index.md")).unwrap()
 }
 
 /// The batch without row `row`.
@@ -378,6 +390,21 @@ fn a_damaged_manifest_config_or_step_is_reported_and_a_rerun_heals_it() {
     assert!(!steps.exists(), "steps of the finished task removed");
     assert!(verify(&dir).0);
 
+    // A value edited in place (the marker untouched): the report leaves the
+    // task out, naming it, and never shows the edited number.
+    let dir = fixture.copy("edited");
+    let before = report(&dir);
+    assert!(before.contains("Long-run defence") && !before.contains("Left out"), "{before}");
+    rewrite_unsealed(&part(&dir, "risk", "long_run", "long-run"), |b| {
+        with_column(b, "loss_per_army_f64", Arc::new(Float64Array::from(vec![0.987654321; b.num_rows()])))
+    });
+    let md = report(&dir);
+    assert!(!md.contains("0.987654"), "{md}");
+    assert!(md.contains("**Left out**: 1 task(s) changed on disk"), "{md}");
+    assert!(md.contains("` long-run ` (` risk/long_run/part-long-run.parquet: "), "{md}");
+    assert!(fixture.rerun(&dir).contains("ran 1 tasks"));
+    assert!(!report(&dir).contains("Left out"));
+
     // A task whose run fails is missing, and verify says why.
     let dir = fixture.copy("failed-run");
     std::fs::remove_file(dir.join(".tasks/higher_lower/auto-n1-6.json")).unwrap();
@@ -405,6 +432,9 @@ fn a_damaged_manifest_config_or_step_is_reported_and_a_rerun_heals_it() {
     assert!(stdout.contains("failed long-run: long_run: 0 rows, planned 1"), "{stdout}");
     assert!(stdout.contains("failed length-4: verification error: missing column nim_move"), "{stdout}");
     assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+    // The report leaves out what verify failed, naming it.
+    let md = report(&dir);
+    assert!(md.contains("**Left out**: 1 task(s)") && md.contains("failed it: long_run: 0 rows, planned 1"), "{md}");
     assert!(fixture.rerun(&dir).contains("ran 2 tasks"));
     assert!(verify(&dir).0);
 }

@@ -190,7 +190,9 @@ fn saved_values(out: &Path, task: &str) -> std::collections::BTreeMap<String, ar
     steps
         .map(|step| step.unwrap().path().file_stem().unwrap().to_string_lossy().into_owned())
         .map(|step| {
-            let values = output.read_step("higher_lower", task, &step).unwrap().unwrap().remove("values").unwrap();
+            // ONE_CHUNK leaves the tolerance at its default.
+            let of = gamesweep::artifacts::steps::StepOf { game: "higher_lower", task, settings: "tolerance=1e-10" };
+            let values = output.read_step(of, &step).unwrap().unwrap().remove("values").unwrap();
             (step, values)
         })
         .collect()
@@ -239,10 +241,19 @@ fn a_long_task_killed_midway_resumes_after_its_last_saved_step() {
         })
         .expect("the kill never landed between two steps");
     assert!(!saved.is_empty() && saved.len() < 40);
+    // A step file copied to the name of the next N: refused on load, that N computed.
+    let steps = killed.join(".steps/higher_lower").join(task);
+    let next = saved.keys().last().unwrap().strip_prefix('n').unwrap().parse::<usize>().unwrap() + 1;
+    let first = saved.keys().next().unwrap();
+    std::fs::copy(steps.join(format!("{first}.step")), steps.join(format!("n{next:04}.step"))).unwrap();
 
     let rerun = run(&["run", config.to_str().unwrap(), "--out", killed.to_str().unwrap()]);
     assert!(rerun.status.success(), "{}", stderr(&rerun));
     let log = stderr(&rerun);
+    assert!(
+        log.contains(&format!("discarding damaged step n{next:04} (decoding")) && log.contains("copied over?"),
+        "{log}"
+    );
     assert!(log.contains(&format!("done higher_lower/{task} in")), "{log}");
     assert!(log.contains(&format!("resumed from {} saved steps", saved.len())), "{log}");
     assert_eq!(markers(&killed, "higher_lower"), [task]);
@@ -382,4 +393,112 @@ fn two_runs_at_once_on_one_directory_compute_each_task_once() {
     }
     assert!(run(&["verify", out.to_str().unwrap()]).status.success());
     assert!(!out.join(".claims/higher_lower").read_dir().unwrap().any(|_| true), "claims released");
+}
+
+/// A config that changes a setting the task ids do not name (the tolerance,
+/// a claim's statement) is reported on rerun, naming tasks and keys and the
+/// command that recomputes them; that command recomputes exactly those.
+#[test]
+fn a_changed_setting_is_named_on_rerun_and_redone_on_request() {
+    let tmp = TempDir::new("settings");
+    let out = tmp.join("out");
+    let o = out.to_str().unwrap();
+    let section = |tolerance: &str, statement: &str| {
+        format!(
+            "[higher_lower]\nn = {{ from = 1, to = 6 }}\nchunk = 6\ntolerance = {tolerance}\n\
+             [[higher_lower.conjectures]]\nname = \"mine\"\nstatement = \"{statement}\"\n"
+        )
+    };
+    let first = tmp.config("a.toml", &section("1e-10", "a[1] >= a[2]"));
+    assert!(run(&["run", first.to_str().unwrap(), "--out", o]).status.success());
+    let before = snapshot(&out.join("higher_lower"));
+
+    let changed = tmp.config("b.toml", &section("1e-8", "a[1] >= a[2]"));
+    let plain = run(&["run", changed.to_str().unwrap(), "--out", o]);
+    let note = stderr(&plain);
+    assert!(plain.status.success(), "{note}");
+    assert!(
+        note.contains(
+            "the config changes settings of 1 finished task(s): higher_lower/auto-n1-6 (tolerance 1e-10 -> 1e-8)"
+        ),
+        "{note}"
+    );
+    assert!(note.contains(&format!("gamesweep run {} --out {o} --redo-changed", changed.display())), "{note}");
+    assert_eq!(snapshot(&out.join("higher_lower")), before, "a plain rerun keeps what was computed");
+
+    let redo = run(&["run", changed.to_str().unwrap(), "--out", o, "--redo-changed"]);
+    assert!(redo.status.success(), "{}", stderr(&redo));
+    assert!(stderr(&redo).contains("recomputing them (--redo-changed)"), "{}", stderr(&redo));
+    let marker = std::fs::read_to_string(out.join(".tasks/higher_lower/auto-n1-6.json")).unwrap();
+    assert!(marker.contains("\"tolerance\": \"1e-8\""), "{marker}");
+    let again = run(&["run", changed.to_str().unwrap(), "--out", o]);
+    assert!(!stderr(&again).contains("changes settings"), "{}", stderr(&again));
+
+    // A claim's statement is a setting of its claim task, not of the solve task.
+    let restated = tmp.config("c.toml", &section("1e-8", "a[1] <= a[2]"));
+    let note = stderr(&run(&["run", restated.to_str().unwrap(), "--out", o]));
+    assert!(
+        note.contains("higher_lower/claim-mine-auto-n1-6 (statement a[1] >= a[2] -> a[1] <= a[2])")
+            && note.contains("of 1 finished task(s)"),
+        "{note}"
+    );
+    let verified = run(&["verify", o]);
+    assert!(verified.status.success(), "{}", stderr(&verified));
+}
+
+/// Runs gamesweep on a directory it may read but not write: as user
+/// `nobody` (through setpriv, on a copy of the binary it can execute) when
+/// the tests run as root, else after taking write permission away.
+fn run_read_only(tmp: &TempDir, dir: &Path, args: &[&str]) -> std::process::Output {
+    let as_root = std::process::Command::new("id").arg("-u").output().unwrap().stdout.starts_with(b"0");
+    if !as_root {
+        assert!(std::process::Command::new("chmod").args(["-R", "a-w"]).arg(dir).status().unwrap().success());
+        let output = run(args);
+        assert!(std::process::Command::new("chmod").args(["-R", "u+w"]).arg(dir).status().unwrap().success());
+        return output;
+    }
+    let binary = tmp.join("gamesweep-copy");
+    if !binary.exists() {
+        std::fs::copy(env!("CARGO_BIN_EXE_gamesweep"), &binary).unwrap();
+    }
+    std::process::Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(&binary)
+        .args(args)
+        .output()
+        .expect("setpriv runs (util-linux)")
+}
+
+/// A read-only archive is verified: the verdicts are printed, the run says it
+/// could not record them, and nothing changes; a repair that cannot be
+/// written leaves the stored result wrong, so that task fails.
+#[test]
+fn a_read_only_archive_is_verified_without_recording() {
+    let tmp = TempDir::new("readonly");
+    let config = tmp.config("small.toml", SMALL);
+    let out = tmp.join("out");
+    let o = out.to_str().unwrap();
+    assert!(run(&["run", config.to_str().unwrap(), "--out", o]).status.success());
+    let before = snapshot(&out);
+    let clean = run_read_only(&tmp, &out, &["verify", o]);
+    let (stdout, note) = (String::from_utf8_lossy(&clean.stdout), stderr(&clean));
+    assert_eq!(clean.status.code(), Some(0), "{stdout}{note}");
+    assert!(stdout.contains("risk: 6 tasks planned: 6 certified"), "{stdout}");
+    assert!(note.contains("checked but not recorded") && note.contains("for 6 task(s)"), "{note}");
+    assert_eq!(snapshot(&out), before, "a read-only verification writes nothing");
+
+    let vi = out.join("risk/value_iteration/part-value-iteration-h300.parquet");
+    rewrite_column(&vi, "dice", |column| {
+        let dice = column.as_any().downcast_ref::<UInt8Array>().unwrap();
+        Arc::new(
+            (0..dice.len()).map(|i| if i == 0 { 3 - dice.value(i) } else { dice.value(i) }).collect::<UInt8Array>(),
+        )
+    });
+    let wrong = run_read_only(&tmp, &out, &["verify", o]);
+    let stdout = String::from_utf8_lossy(&wrong.stdout);
+    assert_eq!(wrong.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("failed value-iteration-h300: ") && stdout.contains("the repair could not be written"),
+        "{stdout}"
+    );
 }

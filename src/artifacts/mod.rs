@@ -23,7 +23,7 @@ pub mod claims;
 pub mod columns;
 mod manifest;
 pub mod parquet_io;
-mod steps;
+pub mod steps;
 
 pub use manifest::{Manifest, RunRecord};
 
@@ -86,6 +86,10 @@ pub struct TaskRecord {
     pub finished_unix: u64,
     pub version: String,
     pub config_sha256: String,
+    /// The task's settings when it ran (`Task::settings`), so that a rerun
+    /// can name what a changed config would compute differently.
+    #[serde(default)]
+    pub settings: BTreeMap<String, String>,
 }
 
 /// The markers of a directory: those that read, and those that do not.
@@ -120,6 +124,9 @@ impl OutputDir {
         let bad = |what: &str, e: std::io::Error| {
             UserError::new(format!("{}: {what} the output directory: {e} (choose another with --out)", root.display()))
         };
+        if root.as_os_str().to_string_lossy().trim().is_empty() {
+            return Err(UserError::new("the output directory is an empty path (give one, e.g. --out data/run)"));
+        }
         if root.exists() && !root.is_dir() {
             return Err(UserError::new(format!(
                 "{}: the output directory is a file, not a directory (choose another with --out)",
@@ -446,7 +453,8 @@ pub struct CheckedTasks {
 
 impl OutputDir {
     /// Every marker read and every part it lists checked (size, SHA-256),
-    /// once: what a report may show is what `verify` would accept.
+    /// and the last verification read, once: what a report may show is what
+    /// `verify` would accept (intact, and not failed by it).
     pub fn checked_tasks(&self) -> anyhow::Result<&CheckedTasks> {
         if let Some(checked) = self.checked.get() {
             return Ok(checked);
@@ -457,11 +465,15 @@ impl OutputDir {
             checked.damaged.push((game, id, format!("damaged marker: {why}")));
         }
         for record in markers.records {
-            match self.check_parts(&record) {
-                Ok(()) => {
+            match (self.check_parts(&record), self.verification(&record.game, &record.id)) {
+                (Err(why), _) => checked.damaged.push((record.game, record.id, why)),
+                (Ok(()), Some((Status::Failed, detail))) => {
+                    let why = format!("`gamesweep verify` failed it: {detail}");
+                    checked.damaged.push((record.game, record.id, why));
+                }
+                (Ok(()), _) => {
                     checked.intact.insert((record.game, record.id));
                 }
-                Err(why) => checked.damaged.push((record.game, record.id, why)),
             }
         }
         Ok(self.checked.get_or_init(|| checked))
@@ -561,6 +573,7 @@ mod tests {
                 finished_unix: 0,
                 version: "0".into(),
                 config_sha256: "abc".into(),
+                settings: BTreeMap::new(),
             };
             // Task c is left without a marker (an orphan part).
             if task != "c" {
@@ -599,6 +612,7 @@ mod tests {
             finished_unix: 7,
             version: "0".into(),
             config_sha256: "abc".into(),
+            settings: BTreeMap::new(),
         };
         out.write_marker(&record).unwrap();
         assert_eq!(out.markers().unwrap().records, vec![record.clone()]);

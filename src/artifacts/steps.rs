@@ -7,9 +7,11 @@
 //! ```
 //!
 //! A step is one file written atomically (scratch file, then rename), so it is
-//! complete or absent. It names the game, task and step it holds, and is read
-//! only under that name: a step file copied over another is refused (and the
-//! orchestrator discards it with a warning and computes the step again). It holds each table as a Parquet image behind its name
+//! complete or absent. It names the game, task and step it holds and the
+//! task's settings (`Task::settings`), and is read only under that name and
+//! those settings: a step file copied over another, or saved before the config
+//! changed a setting, is refused (and the orchestrator discards it with a
+//! warning and computes the step again). It holds each table as a Parquet image behind its name
 //! and length: one write and one rename per step keeps saving cheap even when
 //! steps are small (a file per table cost 10-30 ms a step on this disk). The
 //! orchestrator removes a task's steps once the task's marker is written (or,
@@ -23,8 +25,18 @@ use std::collections::BTreeMap;
 use std::io::{ErrorKind, Write};
 use std::path::PathBuf;
 
-/// The first bytes of a step file (format version 2: then "game\ttask\tstep\n").
-const MAGIC: &[u8] = b"gamesweep-step-2\n";
+/// The first bytes of a step file (format version 3: then "game\ttask\tstep\tsettings\n").
+const MAGIC: &[u8] = b"gamesweep-step-3\n";
+
+/// Which step of which task a step file holds: the task under its settings
+/// (`Task::settings` as text), so that a step saved under other settings
+/// is not resumed.
+#[derive(Clone, Copy)]
+pub struct StepOf<'a> {
+    pub game: &'a str,
+    pub task: &'a str,
+    pub settings: &'a str,
+}
 
 impl OutputDir {
     fn steps_dir(&self, game: &str, task: &str) -> PathBuf {
@@ -37,9 +49,9 @@ impl OutputDir {
     }
 
     /// Saves one step of a task: all its tables in one atomically written file.
-    pub fn write_step(&self, game: &str, task: &str, step: &str, tables: &[Table]) -> anyhow::Result<()> {
+    pub fn write_step(&self, of: StepOf, step: &str, tables: &[Table]) -> anyhow::Result<()> {
         let mut image = MAGIC.to_vec();
-        image.extend(identity(game, task, step).as_bytes());
+        image.extend(identity(of, step).as_bytes());
         let mut names: Vec<&str> = Vec::new();
         for table in tables {
             anyhow::ensure!(!names.contains(&table.name), "table {} saved twice in step {step}", table.name);
@@ -51,25 +63,20 @@ impl OutputDir {
             image.extend((parquet.len() as u64).to_le_bytes());
             image.extend(parquet);
         }
-        let dest = self.step_file(game, task, step);
+        let dest = self.step_file(of.game, of.task, step);
         self.write_atomic(&dest, |file| Ok(file.write_all(&image)?))
             .with_context(|| format!("writing {}", dest.display()))
     }
 
     /// The tables of a saved step by name, or `None` if the step was not saved.
-    pub fn read_step(
-        &self,
-        game: &str,
-        task: &str,
-        step: &str,
-    ) -> anyhow::Result<Option<BTreeMap<String, RecordBatch>>> {
-        let path = self.step_file(game, task, step);
+    pub fn read_step(&self, of: StepOf, step: &str) -> anyhow::Result<Option<BTreeMap<String, RecordBatch>>> {
+        let path = self.step_file(of.game, of.task, step);
         let image = match std::fs::read(&path) {
             Ok(image) => image,
             Err(error) if error.kind() == ErrorKind::NotFound => return Ok(None),
             Err(error) => return Err(error).with_context(|| format!("reading {}", path.display())),
         };
-        decode_step(&image, &identity(game, task, step)).map(Some).with_context(|| format!("decoding {}", path.display()))
+        decode_step(&image, &identity(of, step)).map(Some).with_context(|| format!("decoding {}", path.display()))
     }
 
     /// Deletes one step (a damaged one, before it is computed again).
@@ -89,9 +96,9 @@ impl OutputDir {
     }
 }
 
-/// The line that names a step's game, task and step.
-fn identity(game: &str, task: &str, step: &str) -> String {
-    format!("{game}\t{task}\t{step}\n")
+/// The line that names a step's game, task, step and the task's settings.
+fn identity(of: StepOf, step: &str) -> String {
+    format!("{}\t{}\t{step}\t{}\n", of.game, of.task, of.settings)
 }
 
 /// The tables of a step file's image, which must name the step `expected`.
@@ -99,12 +106,15 @@ fn decode_step(image: &[u8], expected: &str) -> anyhow::Result<BTreeMap<String, 
     let rest = image.strip_prefix(MAGIC).ok_or_else(|| anyhow::anyhow!("not a step file of this version"))?;
     let line = rest.iter().position(|&b| b == b'\n').ok_or_else(|| anyhow::anyhow!("a step file without its name"))?;
     let (named, mut rest) = (String::from_utf8_lossy(&rest[..=line]), &rest[line + 1..]);
-    anyhow::ensure!(
-        named == expected,
-        "it holds step {:?}, not {:?} (copied over?)",
-        named.trim_end().replace('\t', "/"),
-        expected.trim_end().replace('\t', "/")
-    );
+    if named != expected {
+        let split = |line: &str| -> (String, String) {
+            let fields: Vec<&str> = line.trim_end().split('\t').collect();
+            (fields[..fields.len().min(3)].join("/"), fields.get(3).unwrap_or(&"").to_string())
+        };
+        let ((held, held_settings), (wanted, wanted_settings)) = (split(&named), split(expected));
+        anyhow::ensure!(held == wanted, "it holds step {held:?}, not {wanted:?} (copied over?)");
+        anyhow::bail!("it was saved with settings {held_settings:?}, the config now says {wanted_settings:?}");
+    }
     let mut take = |len: usize| -> anyhow::Result<&[u8]> {
         anyhow::ensure!(rest.len() >= len, "step file cut short");
         let (head, tail) = rest.split_at(len);
@@ -133,34 +143,43 @@ mod tests {
         let root = std::env::temp_dir().join(format!("gamesweep-steps-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
         let out = OutputDir::create(&root).unwrap();
-        assert!(out.read_step("g", "t", "s1").unwrap().is_none());
+        let of = |task| StepOf { game: "g", task, settings: "tolerance=1e-10" };
+        assert!(out.read_step(of("t"), "s1").unwrap().is_none());
         let tables = [
             TableBuilder::new().u32("n", [1, 2]).build("a").unwrap(),
             TableBuilder::new().str("p", ["x"]).build("b").unwrap(),
         ];
-        out.write_step("g", "t", "s1", &tables).unwrap();
-        out.write_step("g", "t", "s2", &[]).unwrap();
-        let step = out.read_step("g", "t", "s1").unwrap().unwrap();
+        out.write_step(of("t"), "s1", &tables).unwrap();
+        out.write_step(of("t"), "s2", &[]).unwrap();
+        let step = out.read_step(of("t"), "s1").unwrap().unwrap();
         assert_eq!(step.keys().collect::<Vec<_>>(), ["a", "b"]);
         assert_eq!(step["a"].u32s("n").unwrap().values().to_vec(), vec![1, 2]);
-        assert!(out.read_step("g", "t", "s2").unwrap().unwrap().is_empty());
+        assert!(out.read_step(of("t"), "s2").unwrap().unwrap().is_empty());
 
         // A damaged step is an error, not silently absent.
         let file = root.join(".steps/g/t/s1.step");
         let image = std::fs::read(&file).unwrap();
         std::fs::write(&file, &image[..image.len() - 3]).unwrap();
-        assert!(out.read_step("g", "t", "s1").is_err());
+        assert!(out.read_step(of("t"), "s1").is_err());
 
         // A step copied over another (of this task or another) is refused.
-        out.write_step("g", "t", "s1", &tables).unwrap();
+        out.write_step(of("t"), "s1", &tables).unwrap();
         std::fs::copy(root.join(".steps/g/t/s2.step"), &file).unwrap();
-        assert!(format!("{:#}", out.read_step("g", "t", "s1").unwrap_err()).contains("holds step \"g/t/s2\""));
+        assert!(format!("{:#}", out.read_step(of("t"), "s1").unwrap_err()).contains("holds step \"g/t/s2\""));
 
-        out.write_step("g", "other", "s1", &tables).unwrap();
+        out.write_step(of("other"), "s1", &tables).unwrap();
         out.remove_steps("g", "t").unwrap();
         out.remove_steps("g", "t").unwrap();
         assert!(!root.join(".steps/g/t").exists());
-        assert!(out.read_step("g", "other", "s1").unwrap().is_some(), "other tasks keep their steps");
+        assert!(out.read_step(of("other"), "s1").unwrap().is_some(), "other tasks keep their steps");
+
+        // A step saved under other settings is refused, naming them.
+        let changed = StepOf { settings: "tolerance=1e-8", ..of("other") };
+        let error = format!("{:#}", out.read_step(changed, "s1").unwrap_err());
+        assert!(
+            error.contains("saved with settings \"tolerance=1e-10\", the config now says \"tolerance=1e-8\""),
+            "{error}"
+        );
         std::fs::remove_dir_all(&root).unwrap();
     }
 
@@ -168,6 +187,6 @@ mod tests {
     #[should_panic(expected = "not file-name safe")]
     fn step_names_must_be_file_name_safe() {
         let out = OutputDir::at(&std::env::temp_dir().join("gamesweep-steps-unsafe"));
-        let _ = out.read_step("g", "t", "../escape");
+        let _ = out.read_step(StepOf { game: "g", task: "t", settings: "" }, "../escape");
     }
 }

@@ -4,11 +4,16 @@ use super::card_rows::Distribution;
 use super::task::CardsTask;
 use crate::config::Section;
 use crate::error::UserError;
+use crate::game::check_task_count;
 use crate::grid::{Bounded, Distinct, IntGrid};
 use serde::Deserialize;
 
 /// Largest row length.
 pub const MAX_N: u32 = 1_000_000;
+/// The most cards a section may deal over all its rows: 10^11 cards take
+/// about half an hour on 2 cores (the optimum against greedy: 18 ns a card,
+/// N = 10^4, docs/benchmarks.md).
+const MAX_CARDS: u64 = 100_000_000_000;
 
 /// The `[cards]` config section.
 #[derive(Debug, Deserialize)]
@@ -47,6 +52,21 @@ pub fn plan(section: &Section) -> Result<Vec<CardsTask>, UserError> {
     if config.distributions.is_empty() {
         return Err(section.invalid(&["distributions"], "needs at least one of \"cards\", \"uniform-LOW-HIGH\""));
     }
+    // Bounds before anything is built: the task count, and the cards of all rows.
+    let (rows, chunk) = (u64::from(config.rows.get()), u64::from(config.chunk.get()));
+    let lengths = config.n.values().iter().map(|&n| u64::from(n)).sum::<u64>();
+    let models = config.distributions.values().len() as u64;
+    check_task_count(models * config.n.values().len() as u64 * rows.div_ceil(chunk))
+        .map_err(|why| section.invalid(&["rows"], &why))?;
+    let cards = models * lengths * rows;
+    if cards > MAX_CARDS {
+        return Err(section.invalid(
+            &["rows"],
+            &format!(
+                "this deals {cards:.2e} cards in all (rows x N x models), at most {MAX_CARDS:.0e} (hours of work)"
+            ),
+        ));
+    }
     let mut tasks = Vec::new();
     for &distribution in config.distributions.values() {
         for &n in config.n.values() {
@@ -56,7 +76,6 @@ pub fn plan(section: &Section) -> Result<Vec<CardsTask>, UserError> {
                 return Err(section
                     .invalid(&["n"], &format!("N = {n} is above {max}, the most cards the {distribution} model has")));
             }
-            let (rows, chunk) = (u64::from(config.rows.get()), u64::from(config.chunk.get()));
             for first in (0..rows).step_by(chunk as usize) {
                 tasks.push(CardsTask {
                     n: n as usize,

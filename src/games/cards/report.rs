@@ -4,6 +4,7 @@
 
 use crate::artifacts::columns::{Columns, TableBuilder};
 use crate::game::{Dataset, Figure, ReportSection};
+use crate::markdown::plain;
 use crate::plot::{Axes, Series, lines};
 use crate::published;
 use arrow::record_batch::RecordBatch;
@@ -129,7 +130,9 @@ fn win_rates_section(md: &mut String, pools: &Pools, report: &Published) -> anyh
             |name: &str| strategies.get(name).map_or("-".into(), |p| format!("{:.2} +- {:.2}", p.mean(), p.se()));
         writeln!(
             md,
-            "| {n} | {dist} | {order} | {} | {} | {} | {} | {} | {} / {} |",
+            "| {n} | {} | {} | {} | {} | {} | {} | {} | {} / {} |",
+            plain(dist),
+            plain(order),
             strategies.get("greedy").map_or(0, |p| p.games),
             show("greedy"),
             show("lookahead"),
@@ -165,8 +168,9 @@ fn either_order(comparisons: &[Comparison], report: &Published) -> Vec<Compariso
 /// Which (N, model, order) come closest to the report's rates, sorted by distance.
 fn closest_to_report(md: &mut String, sorted: &[Comparison], report: &Published) -> anyhow::Result<()> {
     let (Some(best), Some(worst)) = (sorted.first(), sorted.last()) else { return Ok(()) };
-    let name =
-        |c: &Comparison| format!("N = {}, {}, {} ({:.3} / {:.3})", c.n, c.distribution, c.order, c.greedy, c.lookahead);
+    let name = |c: &Comparison| {
+        format!("N = {}, {}, {} ({:.3} / {:.3})", c.n, plain(&c.distribution), plain(&c.order), c.greedy, c.lookahead)
+    };
     writeln!(
         md,
         "\nClosest to the report's {} / {}: {}; farthest: {}.",
@@ -178,7 +182,7 @@ fn closest_to_report(md: &mut String, sorted: &[Comparison], report: &Published)
     let close: Vec<String> = sorted
         .iter()
         .filter(|c| c.distance < 0.06)
-        .map(|c| format!("N = {} {} {}", c.n, c.distribution, c.order))
+        .map(|c| format!("N = {} {} {}", c.n, plain(&c.distribution), plain(&c.order)))
         .collect();
     writeln!(
         md,

@@ -5,6 +5,7 @@ use super::rollout::RolloutPolicy;
 use super::task::{FritzenTask, GoalPair, goal_slug};
 use crate::config::Section;
 use crate::error::UserError;
+use crate::game::check_task_count;
 use crate::grid::{Bounded, Described, Distinct, ExactGrid, Pair, format_decimal};
 use serde::Deserialize;
 
@@ -12,6 +13,9 @@ use serde::Deserialize;
 pub const MAX_WEIGHT: u32 = 1000;
 /// Largest street pot.
 pub const MAX_POT: u32 = 10_000;
+/// The most settings (goals x pots) a section may ask for: 10^7 take about an
+/// hour on 2 cores (1.7 ms a setting as a sweep task, docs/benchmarks.md).
+const MAX_SETTINGS: u64 = 10_000_000;
 /// The `[fritzen]` config section.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -124,6 +128,11 @@ fn goal_pair(section: &Section, keys: &[&str], pair: &Pair) -> Result<GoalPair, 
 pub fn plan(section: &Section) -> Result<Vec<FritzenTask>, UserError> {
     let config: FritzenConfig = section.parse()?;
     let goals = goals(section, &config)?;
+    let count = goals.len() as u64 * config.pot.values().len() as u64;
+    if count > MAX_SETTINGS {
+        return Err(section.invalid(&["pot"], &format!("{count} settings (goals x pots), at most {MAX_SETTINGS}")));
+    }
+    check_task_count(count.div_ceil(u64::from(config.chunk.get()))).map_err(|why| section.invalid(&["chunk"], &why))?;
     let mut tasks: Vec<FritzenTask> = vec![FritzenTask::Reference];
     let settings: Vec<Setting> = goals
         .iter()

@@ -118,9 +118,15 @@ fn print_actions(mode: &str, actions: &[Action<f64>]) {
 /// Parses "3,4,4" (or "" for no dice).
 fn parse_dice(name: &str, text: &str) -> Result<Dice, UserError> {
     let mut faces = Vec::new();
-    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+    if text.trim().is_empty() {
+        return Dice::from_faces(&faces).map_err(|why| UserError::new(format!("--{name}: {why}")));
+    }
+    for part in text.split(',').map(str::trim) {
         match part.parse::<u8>() {
             Ok(v @ 1..=6) => faces.push(v),
+            _ if part.is_empty() => {
+                return Err(UserError::new(format!("--{name}: an empty entry in {text:?} (write the dice as 3,4,4)")));
+            }
             _ => return Err(UserError::new(format!("--{name}: {part:?} is not a die (allowed: 1 to 6)"))),
         }
     }

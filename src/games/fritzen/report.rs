@@ -6,6 +6,7 @@ use crate::artifacts::columns::{Columns, TableBuilder};
 use crate::exact::{parse_pq, to_f64};
 use crate::game::{Dataset, Figure, ReportSection, Table};
 use crate::grid::parse_exact;
+use crate::markdown::plain;
 use crate::plot::{Axes, Bars, Series, bars, lines};
 use crate::published;
 use arrow::record_batch::RecordBatch;
@@ -46,7 +47,7 @@ fn reference(md: &mut String, data: &dyn Dataset, thesis: &toml::Table) -> anyho
                 let ours = p.f64s("u_f64")?.value(r);
                 let digits = theirs.split('.').nth(1).map_or(0, str::len);
                 let agrees = format!("{ours:.digits$}") == theirs || (theirs == "0" && ours == 0.0);
-                writeln!(md, "| {r} | {theirs} | {} | {ours:.6} | {} |", p.strs("u")?.value(r), yes(agrees))?;
+                writeln!(md, "| {r} | {theirs} | {} | {ours:.6} | {} |", plain(p.strs("u")?.value(r)), yes(agrees))?;
             }
             md.push('\n');
         }
@@ -57,20 +58,22 @@ fn reference(md: &mut String, data: &dyn Dataset, thesis: &toml::Table) -> anyho
         writeln!(md, "| quantity | published | ours |\n|---|---|---|")?;
         for r in 0..s.num_rows() {
             let name = s.strs("name")?.value(r);
-            writeln!(md, "| {name} | {} | {} |", published::text(thesis, name), s.u64s("count")?.value(r))?;
+            // A stored name the thesis has no number for (a forged table) gets none.
+            let theirs = if thesis.contains_key(name) { published::text(thesis, name) } else { "-".into() };
+            writeln!(md, "| {} | {theirs} | {} |", plain(name), s.u64s("count")?.value(r))?;
         }
     }
     if let Some(g) = data.table("fritzen", "goal_probabilities")? {
-        for (r, key) in ["p_t_le_10", "p_t_ge_30", "p_no_own_penalty"].iter().enumerate() {
+        for (r, key) in ["p_t_le_10", "p_t_ge_30", "p_no_own_penalty"].iter().enumerate().take(g.num_rows()) {
             let theirs = published::text(thesis, key);
             let ours = 100.0 * g.f64s("probability_f64")?.value(r);
             let agrees = format!("{ours:.2}") == theirs;
             writeln!(
                 md,
                 "| max P({}) | {theirs}% | {ours:.4}% ({}; exact {}) |",
-                g.strs("goal")?.value(r),
+                plain(g.strs("goal")?.value(r)),
                 if agrees { "agrees" } else { "**differs**" },
-                g.strs("probability")?.value(r)
+                plain(g.strs("probability")?.value(r))
             )?;
         }
     }
@@ -126,10 +129,12 @@ fn table_4(md: &mut String, data: &dyn Dataset, thesis: &toml::Table) -> anyhow:
         let lacking: Vec<&&(usize, Dice)> =
             printed_set.iter().filter(|(_, d)| !ours.iter().any(|(_, o)| o == d)).collect();
         let agrees = extra.is_empty() && lacking.is_empty();
-        let differences = [("+", extra.clone()), ("-", lacking.iter().map(|x| **x).collect::<Vec<_>>())]
+        let groups = [("+", extra.clone()), ("-", lacking.iter().map(|x| **x).collect::<Vec<_>>())]
             .iter()
             .flat_map(|(sign, rows)| group_by_margin(exact.as_ref(), &first, rows, sign))
             .collect::<Vec<_>>();
+        let differences: Vec<String> = groups.iter().map(|g| g.text(|s| s.to_string())).collect();
+        let shown: Vec<String> = groups.iter().map(|g| g.text(plain)).collect();
         let summary = describe(&ours.iter().map(|(_, d)| *d).collect::<Vec<_>>());
         writeln!(
             md,
@@ -137,7 +142,7 @@ fn table_4(md: &mut String, data: &dyn Dataset, thesis: &toml::Table) -> anyhow:
             text(0),
             text(1),
             yes(agrees),
-            if differences.is_empty() { String::new() } else { differences.join("; ") }
+            shown.join("; ")
         )?;
         rows_out.push((text(0), text(1), printed, ours.len() as u32, agrees, differences.join("; ")));
     }
@@ -191,40 +196,81 @@ fn matching_rows(
     Ok((0..t.num_rows()).filter(|&i| is(l.value(i), lambda) && is(m.value(i), mu) && is(p.value(i), pot)).collect())
 }
 
-/// Differing throws grouped by their margin W0 - V0: "+12 throws (e.g. ...):
-/// W0 - V0 = -66.99989 (exact: 97/96 digits)".
-fn group_by_margin(
+/// Differing throws of one sign that share a margin W0 - V0.
+struct MarginGroup<'a> {
+    sign: &'a str,
+    value: f64,
+    exact: Option<ExactMargin>,
+    throws: Vec<Dice>,
+}
+
+/// A margin's exact value and tie note, as stored by the verification.
+struct ExactMargin {
+    margin: String,
+    tie: String,
+}
+
+impl MarginGroup<'_> {
+    /// "+12 throws (e.g. ...): W0 - V0 = -66.99989 (exact: 97/96 digits)",
+    /// the stored strings passed through `show` (raw for a table, made inert
+    /// for the Markdown).
+    fn text(&self, show: impl Fn(&str) -> String) -> String {
+        let examples: Vec<String> = self.throws.iter().take(3).map(Dice::to_string).collect();
+        let exact = match &self.exact {
+            None => "f64 only: setting not recomputed exactly".to_string(),
+            Some(ExactMargin { margin, tie }) => {
+                let (p, q) = margin.trim_start_matches('-').split_once('/').unwrap_or((margin, "1"));
+                let exact = if margin.len() <= 24 {
+                    format!("exact {}", show(margin))
+                } else {
+                    format!("exact: {}/{} digits", p.len(), q.len())
+                };
+                if tie.is_empty() { exact } else { format!("{exact}, {}", show(tie)) }
+            }
+        };
+        format!(
+            "{}{} throw{} ({}{}): W0 - V0 = {:+.6} ({exact})",
+            self.sign,
+            self.throws.len(),
+            if self.throws.len() == 1 { "" } else { "s" },
+            examples.join("; "),
+            if self.throws.len() > 3 { "; ..." } else { "" },
+            self.value
+        )
+    }
+}
+
+/// Differing throws grouped by their margin W0 - V0, in the order of the
+/// margin.
+fn group_by_margin<'a>(
     exact: Option<&RecordBatch>,
     first: &RecordBatch,
     rows: &[&(usize, Dice)],
-    sign: &str,
-) -> Vec<String> {
-    let mut groups: BTreeMap<String, (f64, String, Vec<Dice>)> = BTreeMap::new();
+    sign: &'a str,
+) -> Vec<MarginGroup<'a>> {
+    let mut groups: BTreeMap<String, MarginGroup<'a>> = BTreeMap::new();
     for (r, d) in rows {
-        let (value, text) = exact_margin(exact, first, *r, d).unwrap_or_else(|| {
-            let m = first.f64s("margin").map(|m| m.value(*r)).unwrap_or(f64::NAN);
-            (m, "f64 only: setting not recomputed exactly".into())
-        });
-        groups.entry(format!("{value:+.9e}")).or_insert((value, text, Vec::new())).2.push(*d);
+        let (value, exact) = match exact_margin(exact, first, *r, d) {
+            Some((value, margin)) => (value, Some(margin)),
+            None => (first.f64s("margin").map(|m| m.value(*r)).unwrap_or(f64::NAN), None),
+        };
+        groups
+            .entry(format!("{value:+.9e}"))
+            .or_insert(MarginGroup { sign, value, exact, throws: Vec::new() })
+            .throws
+            .push(*d);
     }
-    groups
-        .into_values()
-        .map(|(value, text, throws)| {
-            let examples: Vec<String> = throws.iter().take(3).map(Dice::to_string).collect();
-            format!(
-                "{sign}{} throw{} ({}{}): W0 - V0 = {value:+.6} ({text})",
-                throws.len(),
-                if throws.len() == 1 { "" } else { "s" },
-                examples.join("; "),
-                if throws.len() > 3 { "; ..." } else { "" }
-            )
-        })
-        .collect()
+    groups.into_values().collect()
 }
 
 /// The exact margin of a first throw from the verification's findings: its
-/// value and a short description of the exact fraction.
-fn exact_margin(exact: Option<&RecordBatch>, first: &RecordBatch, row: usize, throw: &Dice) -> Option<(f64, String)> {
+/// value and the stored fraction and tie note.
+fn exact_margin(
+    exact: Option<&RecordBatch>,
+    first: &RecordBatch,
+    row: usize,
+    throw: &Dice,
+) -> Option<(f64, ExactMargin)> {
     let e = exact?;
     let key = |t: &RecordBatch, r: usize| -> Option<(String, String, String)> {
         Some((
@@ -240,13 +286,7 @@ fn exact_margin(exact: Option<&RecordBatch>, first: &RecordBatch, row: usize, th
         let margin = e.strs("margin").expect("margin").value(r);
         let tie = e.strs("tie").expect("tie").value(r);
         let value = parse_pq(margin).map(|m| to_f64(&m)).unwrap_or(f64::NAN);
-        let (p, q) = margin.trim_start_matches('-').split_once('/').unwrap_or((margin, "1"));
-        let exact = if margin.len() <= 24 {
-            format!("exact {margin}")
-        } else {
-            format!("exact: {}/{} digits", p.len(), q.len())
-        };
-        (value, if tie.is_empty() { exact } else { format!("{exact}, {tie}") })
+        (value, ExactMargin { margin: margin.to_string(), tie: tie.to_string() })
     })
 }
 
@@ -316,7 +356,7 @@ fn simulation_rows(md: &mut String, t: &RecordBatch) -> anyhow::Result<()> {
         writeln!(
             md,
             "| {} | {} | {} | {} | {} | {:.3} +- {:.3} | {:.3} +- {:.3} | {:.3} +- {:.3} | {} / {} |",
-            t.strs("table")?.value(r),
+            plain(t.strs("table")?.value(r)),
             t.u32s("seat")?.value(r),
             t.f64s("lambda_f64")?.value(r),
             t.f64s("mu_f64")?.value(r),
@@ -454,7 +494,7 @@ fn rollouts(md: &mut String, data: &dyn Dataset) -> anyhow::Result<()> {
             "| {} | {} | {} | {} | {} | {:.2}% | {:.5} ({:.5} vs {:.5}) |",
             t.f64s("lambda_f64")?.value(r),
             t.f64s("mu_f64")?.value(r),
-            t.strs("policy")?.value(r),
+            plain(t.strs("policy")?.value(r)),
             t.u32s("rollouts_per_action")?.value(r),
             t.u64s("states")?.value(r),
             100.0 * t.f64s("agreement")?.value(r),

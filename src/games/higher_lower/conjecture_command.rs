@@ -85,8 +85,13 @@ pub fn run(games: &[Box<dyn Game>], args: &ConjectureArgs) -> anyhow::Result<boo
         config_text(&claim, &sources, args.n)?,
     )?;
     let planned: Vec<String> = plan(games, &config)?.into_iter().map(|t| t.id).collect();
-    let options =
-        RunOptions { out: Some(args.dir.clone()), shard: Shard::ALL, jobs: args.jobs.map(usize::from), force: false };
+    let options = RunOptions {
+        out: Some(args.dir.clone()),
+        shard: Shard::ALL,
+        jobs: args.jobs.map(usize::from),
+        force: false,
+        redo_changed: false,
+    };
     let summary = run_config(games, &config, &options)?;
     let when = claim.when.as_ref().map_or(String::new(), |w| format!(", when {}", w.text()));
     println!(

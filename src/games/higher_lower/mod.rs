@@ -36,6 +36,7 @@ mod verify;
 use crate::config::Section;
 use crate::error::UserError;
 use crate::game::{Dataset, Game, ReportSection, StoredTask, Table, Task, TaskContext, Verdict, boxed};
+use std::collections::BTreeMap;
 use task::{ClaimTask, HigherLowerTask, expected_claim_cost, expected_solve_cost};
 
 /// The game as the registry holds it (`games::all`).
@@ -66,6 +67,12 @@ impl Task for HigherLowerTask {
         let n = self.ns.iter().copied().max().unwrap_or(1) as f64;
         (48.0 + 56.0 * (n / 512.0).powi(3)).ceil() as u64
     }
+
+    /// The tolerance decides where column generation stops, so what the
+    /// float stage stores (the exact stage certifies either way).
+    fn settings(&self) -> BTreeMap<&'static str, String> {
+        BTreeMap::from([("tolerance", format!("{:e}", self.tolerance))])
+    }
 }
 
 impl Task for ClaimTask {
@@ -93,6 +100,16 @@ impl Task for ClaimTask {
 
     fn inputs(&self) -> Vec<String> {
         vec![self.source_id()]
+    }
+
+    /// A claim's name is in the id; what it states and where it applies are not.
+    fn settings(&self) -> BTreeMap<&'static str, String> {
+        let claim = &self.claim;
+        BTreeMap::from([
+            ("statement", claim.statement.text().to_string()),
+            ("from", claim.from.to_string()),
+            ("when", claim.when.as_ref().map_or("", |w| w.text()).to_string()),
+        ])
     }
 }
 

@@ -5,6 +5,7 @@ use super::face::verdicts::ClaimVerdict;
 use crate::artifacts::columns::Columns;
 use crate::artifacts::columns::TableBuilder;
 use crate::game::{Dataset, ReportSection, Table};
+use crate::markdown::{code_span, plain};
 use crate::published;
 use crate::report::verification_summary;
 use arrow::record_batch::RecordBatch;
@@ -53,7 +54,7 @@ fn values_section(
             md,
             "| {} | {theirs} | {} | {} |",
             k + 1,
-            ours.unwrap_or("not run"),
+            ours.map_or("not run".to_string(), plain),
             agree(ours.map(|o| o == theirs))
         )?;
     }
@@ -66,7 +67,7 @@ fn values_section(
         v509.split('/').nth(1).map_or(0, str::len),
         match ours509 {
             Some(ours) if ours == v509 => "ours is identical".to_string(),
-            Some(ours) => format!("**ours differs**: `{ours}`"),
+            Some(ours) => format!("**ours differs**: {}", code_span(ours)),
             None => "N = 509 not in this run".to_string(),
         }
     )?;
@@ -160,14 +161,13 @@ fn effort_section(
         let repaired: Vec<usize> = rows.iter().copied().filter(|&r| status.value(r) == "repaired").collect();
         let (n, pivots, reason) = (values.u32s("n")?, values.u32s("exact_pivots")?, values.strs("repair_reason")?);
         let repairs: Vec<String> = repaired.iter().map(|&r| n.value(r).to_string()).collect();
-        repaired_notes.extend(
-            repaired
-                .iter()
-                .map(|&r| format!("- {m}, N = {}: {} exact pivots; {}", n.value(r), pivots.value(r), reason.value(r))),
-        );
+        repaired_notes.extend(repaired.iter().map(|&r| {
+            format!("- {}, N = {}: {} exact pivots; {}", plain(m), n.value(r), pivots.value(r), plain(reason.value(r)))
+        }));
         writeln!(
             md,
-            "| {m} | {} | {:.0} | {:.0} | {:.3} | {} |",
+            "| {} | {} | {:.0} | {:.0} | {:.3} | {} |",
+            plain(m),
             rows.len(),
             median(rows.iter().map(|&r| f64::from(rounds.value(r))).collect()),
             median(rows.iter().map(|&r| iterations.value(r) as f64).collect()),
@@ -190,7 +190,7 @@ fn effort_section(
         .filter_map(|v| v.as_integer())
         .filter_map(|n| {
             by_n.get(&(n as u32)).map(|&r| {
-                format!("N = {n}: {}", values.strs("exact_status").map(|s| s.value(r).to_string()).unwrap_or_default())
+                format!("N = {n}: {}", values.strs("exact_status").map(|s| plain(s.value(r))).unwrap_or_default())
             })
         })
         .collect();
@@ -270,14 +270,14 @@ fn conjectures_section(md: &mut String, data: &dyn Dataset) -> anyhow::Result<Op
         };
         let undecided = claim.with(ClaimVerdict::Undecided);
         if !undecided.is_empty() {
-            undecided_notes.push(format!("{} at N = {}", claim.name, n_list(&undecided)));
+            undecided_notes.push(format!("{} at N = {}", plain(&claim.name), n_list(&undecided)));
         }
         let or_none = |s: &str| if s.is_empty() { "none".to_string() } else { s.to_string() };
         writeln!(
             md,
-            "| {} | `{}` | {} | {} N | {} | {} | {} N |",
-            row.name,
-            row.statement,
+            "| {} | {} | {} | {} N | {} | {} | {} N |",
+            plain(&row.name),
+            code_span(&row.statement),
             or_none(&short_n_list(&claim.applies())),
             row.holds_for_every,
             or_none(&short_n_list(&claim.with(ClaimVerdict::FailsForEvery))),
@@ -534,7 +534,10 @@ mod tests {
         assert_eq!((count("n_checked"), count("n_holds_for_every"), count("n_computed_holds")), (6, 2, 3));
         assert_eq!(text("fails_for_every_at"), "8..9");
         assert_eq!(text("depends_at"), "10..11");
-        assert!(md.contains("| alpha1_eq_2_alpha2 | `a[1] = 2*a[2]` | 7..12 | 2 N | 8..9 | 10..11 | 3 N |"), "{md}");
+        assert!(
+            md.contains("| alpha1\\_eq\\_2\\_alpha2 | ` a[1] = 2*a[2] ` | 7..12 | 2 N | 8..9 | 10..11 | 3 N |"),
+            "{md}"
+        );
         let lines = claim_verdicts(&table.batch).unwrap()[0].lines();
         assert_eq!(
             lines,

@@ -3,6 +3,7 @@
 use super::task::NimTask;
 use crate::config::Section;
 use crate::error::UserError;
+use crate::game::check_task_count;
 use crate::grid::{Bounded, Distinct};
 use serde::Deserialize;
 
@@ -66,6 +67,7 @@ pub fn plan(section: &Section) -> Result<Vec<NimTask>, UserError> {
     }
     if let Some(r) = &config.random {
         let (total, chunk) = (u64::from(r.positions.get()), u64::from(r.chunk.get()));
+        check_task_count(total.div_ceil(chunk)).map_err(|why| section.invalid(&["random", "chunk"], &why))?;
         for first in (0..total).step_by(chunk as usize) {
             tasks.push(NimTask::Random {
                 heaps: r.heaps.get() as usize,

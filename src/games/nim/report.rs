@@ -3,6 +3,7 @@
 
 use crate::artifacts::columns::Columns;
 use crate::game::{Dataset, ReportSection};
+use crate::markdown::plain;
 use crate::published;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -33,7 +34,10 @@ pub fn report(data: &dyn Dataset) -> anyhow::Result<ReportSection> {
             for ((kind, reference, algorithm), p) in &pooled {
                 writeln!(
                     md,
-                    "| {kind} | {reference} | {algorithm} | {} | {} | {} ({:.2}%) | {} of {} ({:.2}%) |",
+                    "| {} | {} | {} | {} | {} | {} ({:.2}%) | {} of {} ({:.2}%) |",
+                    plain(kind),
+                    plain(reference),
+                    plain(algorithm),
                     p[0],
                     p[1],
                     p[2],
@@ -54,11 +58,11 @@ pub fn report(data: &dyn Dataset) -> anyhow::Result<ReportSection> {
             writeln!(
                 md,
                 "| {} | {} | {} | {} | {} |",
-                h.strs("position")?.value(r),
-                h.strs("heaps")?.value(r),
-                h.strs("total_parity")?.value(r),
+                plain(h.strs("position")?.value(r)),
+                plain(h.strs("heaps")?.value(r)),
+                plain(h.strs("total_parity")?.value(r)),
                 if h.bools("winnable")?.value(r) { "yes" } else { "no" },
-                h.strs("move")?.value(r)
+                plain(h.strs("move")?.value(r))
             )?;
         }
         let printed: Vec<String> = published::integer_rows(source, "halving_19_5_3")
@@ -87,9 +91,15 @@ pub fn report(data: &dyn Dataset) -> anyhow::Result<ReportSection> {
             } else if ours == printed {
                 "ours is identical".to_string()
             } else {
-                format!("**ours differs**: {ours:?} vs {printed:?}")
+                format!("**ours differs**: {} vs {}", quoted_list(&ours), quoted_list(&printed))
             }
         )?;
     }
     Ok(ReportSection { markdown: md, tables: Vec::new(), figures: Vec::new() })
+}
+
+/// `["a", "b"]`, each item inert in the Markdown.
+fn quoted_list(items: &[String]) -> String {
+    let items: Vec<String> = items.iter().map(|s| format!("\"{}\"", plain(s))).collect();
+    format!("[{}]", items.join(", "))
 }

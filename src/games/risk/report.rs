@@ -4,6 +4,7 @@
 
 use crate::artifacts::columns::Columns;
 use crate::game::{Dataset, Figure};
+use crate::markdown::{code_span, plain};
 use crate::plot::{Axes, Series, heatmap, lines};
 use crate::published;
 use crate::report::verification_summary;
@@ -118,14 +119,15 @@ fn long_run(md: &mut String, t: &RecordBatch) -> anyhow::Result<()> {
     }
     writeln!(
         md,
-        "| optimal rule | two dice exactly when the second attack die is at most {threshold} | {rule} | {} |",
+        "| optimal rule | two dice exactly when the second attack die is at most {threshold} | {} | {} |",
+        plain(rule),
         yes(rule.ends_with(&format!("at most {threshold}")))
     )?;
     writeln!(
         md,
-        "\nExact loss per army: `{}`, found by Dinkelbach's method in {} iterations and confirmed against all {} \
+        "\nExact loss per army: {}, found by Dinkelbach's method in {} iterations and confirmed against all {} \
          stationary policies ({} optimal).\n",
-        t.strs("loss_per_army")?.value(0),
+        code_span(t.strs("loss_per_army")?.value(0)),
         t.u32s("dinkelbach_iterations")?.value(0),
         t.u64s("policies_checked")?.value(0),
         t.u64s("optimal_policies")?.value(0)
@@ -145,9 +147,9 @@ fn policy(md: &mut String, t: &RecordBatch) -> anyhow::Result<()> {
             "| {}-{} | {} | {} | {} | {} | {:+.6} |",
             x.value(i),
             y.value(i),
-            p.value(i),
-            c1.value(i),
-            c2.value(i),
+            plain(p.value(i)),
+            plain(c1.value(i)),
+            plain(c2.value(i)),
             dice.value(i),
             margin.value(i)
         )?;
@@ -160,7 +162,7 @@ fn policy(md: &mut String, t: &RecordBatch) -> anyhow::Result<()> {
             x.value(i),
             y.value(i),
             if dice.value(i) == 2 { "two dice" } else { "one die" },
-            t.strs("margin")?.value(i)
+            plain(t.strs("margin")?.value(i))
         )?;
     }
     md.push('\n');

@@ -259,21 +259,44 @@ fn decimal(literal: &str) -> Option<Rational> {
     Some(Rational::from(digits) / Rational::from(10u128.pow(fraction.len() as u32)))
 }
 
+/// The longest statement or condition read, in characters, and the deepest
+/// nesting of brackets and signs: every later stage walks the tree
+/// recursively, so its depth is bounded here (100,000 parentheses
+/// overflowed the stack).
+const MAX_CHARS: usize = 2000;
+const MAX_DEPTH: usize = 32;
+
 struct Parser<'t> {
     text: &'t str,
     tokens: Vec<(Token, usize, usize)>,
     pos: usize,
     /// Relations read so far.
     relations: usize,
+    /// Brackets and signs open at this point.
+    depth: usize,
 }
 
 impl<'t> Parser<'t> {
     fn new(text: &'t str) -> Result<Self, SyntaxError> {
+        if let Some((at, _)) = text.char_indices().nth(MAX_CHARS) {
+            return Err(SyntaxError::new(at, format!("longer than {MAX_CHARS} characters")));
+        }
         let tokens = tokens(text)?;
         if tokens.is_empty() {
             return Err(SyntaxError::new(0, "empty"));
         }
-        Ok(Parser { text, tokens, pos: 0, relations: 0 })
+        Ok(Parser { text, tokens, pos: 0, relations: 0, depth: 0 })
+    }
+
+    /// `inside` one level deeper, refused beyond `MAX_DEPTH`.
+    fn nested<T>(&mut self, inside: impl FnOnce(&mut Self) -> Result<T, SyntaxError>) -> Result<T, SyntaxError> {
+        if self.depth == MAX_DEPTH {
+            return Err(SyntaxError::new(self.at(), format!("nested deeper than {MAX_DEPTH} brackets or signs")));
+        }
+        self.depth += 1;
+        let result = inside(self);
+        self.depth -= 1;
+        result
     }
 
     /// Byte offset of the next token (the end of the text after the last).
@@ -465,14 +488,14 @@ impl<'t> Parser<'t> {
         match self.peek_symbol() {
             Some("-") => {
                 self.pos += 1;
-                let inner = self.unary()?;
+                let inner = self.nested(Self::unary)?;
                 Ok(self.node(Expr::Neg(Box::new(inner)), start))
             }
             Some("+") => {
                 self.pos += 1;
-                self.unary()
+                self.nested(Self::unary)
             }
-            _ => self.atom(),
+            _ => self.nested(Self::atom),
         }
     }
 

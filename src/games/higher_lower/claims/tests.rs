@@ -67,7 +67,15 @@ fn good_statements_expand_to_their_inequalities() {
 #[test]
 fn bad_statements_are_refused_at_the_column_where_they_go_wrong() {
     // (statement, column, words of the message)
-    let cases: [(&str, usize, &str); 27] = [
+    let deep = format!("{}a[1]{} >= 0", "(".repeat(100_000), ")".repeat(100_000));
+    let signs = format!("{}a[1] >= 0", "- ".repeat(40));
+    let long = format!("{}a[1] >= 0", "a[1] + ".repeat(400));
+    let open = "(".repeat(40);
+    let cases: Vec<(&str, usize, &str)> = vec![
+        (&deep, 2001, "longer than 2000 characters"),
+        (&open, 33, "nested deeper than 32 brackets or signs"),
+        (&signs, 67, "nested deeper than 32"),
+        (&long, 2001, "longer than 2000"),
         ("", 1, "empty"),
         ("a[1]*a[2] >= 0", 6, "not linear"),
         ("a[1] / a[2] >= 1", 8, "dividing by a term in a"),
