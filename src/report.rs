@@ -8,8 +8,9 @@ use crate::artifacts::columns::Columns;
 use crate::artifacts::parquet_io::write_batch;
 use crate::artifacts::{OutputDir, VERIFICATION_TABLE};
 use crate::error::UserError;
-use crate::game::{Dataset, Game};
+use crate::game::{Dataset, Game, ReportSection};
 use crate::markdown::code_span;
+use crate::panics;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
@@ -69,7 +70,14 @@ pub fn report(games: &[Box<dyn Game>], dir: &Path) -> anyhow::Result<PathBuf> {
             )?;
         }
         if checked.intact.iter().any(|(g, _)| g == game.name()) {
-            let section = game.report(&out)?;
+            // A section that cannot be built (tables that pass their markers
+            // but not `verify`, e.g. too few rows) is named, and the others
+            // are still reported.
+            let section = match panics::catching(|| game.report(&out)) {
+                Ok(Ok(section)) => section,
+                Ok(Err(error)) => failed_section(&format!("{error:#}")),
+                Err(panic) => failed_section(&panic),
+            };
             md.push_str(&section.markdown);
             for table in &section.tables {
                 let path = dir.join("report").join(game.name()).join(format!("{}.parquet", table.name));
@@ -94,6 +102,15 @@ pub fn report(games: &[Box<dyn Game>], dir: &Path) -> anyhow::Result<PathBuf> {
         Ok(std::io::Write::write_all(file, html.as_bytes())?)
     })?;
     Ok(path)
+}
+
+/// The section of a game whose tables could not be reported, saying why.
+fn failed_section(why: &str) -> ReportSection {
+    let markdown = format!(
+        "**This section could not be built** from the stored tables ({}); `gamesweep verify` checks them.\n\n",
+        code_span(why)
+    );
+    ReportSection { markdown, tables: Vec::new(), figures: Vec::new() }
 }
 
 /// Text cut to 200 characters, control characters escaped, for one-line messages.
