@@ -22,6 +22,7 @@
 use super::hull::OptimalFace;
 use crate::exact::{Integer, Natural, Rational, ScaledVector, to_f64};
 use crate::games::higher_lower::pricing::{monotone_root_dp, monotone_root_dp_f64};
+use crate::games::higher_lower::solve::kernels;
 use crate::games::higher_lower::tree::Tree;
 use malachite::base::num::arithmetic::traits::Lcm;
 use malachite::base::num::arithmetic::traits::Pow;
@@ -583,14 +584,20 @@ impl AliceFace {
         let p = c.len();
         let mut degenerate = 0usize;
         for _ in 0..MAX_PIVOTS {
+            // One factorization of the basis per pivot for its three solves.
             let a: Vec<Vec<f64>> = basis.iter().map(|&i| rows[i].a.clone()).collect();
             let b: Vec<f64> = basis.iter().map(|&i| rows[i].b).collect();
-            let x = solve_f64(a.clone(), b.clone()).ok_or("a singular basis in the face LP")?;
-            let lambda = solve_f64(transpose(&a), c.to_vec()).ok_or("a singular basis in the face LP")?;
+            let lu = Lu::new(a).ok_or("a singular basis in the face LP")?;
+            let x = lu.solve(b);
+            let lambda = lu.solve_transposed(c.to_vec());
             let bland = degenerate > 50;
+            let mut in_basis = vec![false; rows.len()];
+            for &i in basis.iter() {
+                in_basis[i] = true;
+            }
             let mut entering: Option<(usize, f64)> = None;
             for (j, row) in rows.iter().enumerate() {
-                if basis.contains(&j) {
+                if in_basis[j] {
                     continue;
                 }
                 let slack = (dot_f64(&row.a, &x) - row.b) / (1.0 + row.b.abs());
@@ -615,7 +622,7 @@ impl AliceFace {
                     rows.len() - 1
                 }
             };
-            let direction = solve_f64(transpose(&a), rows[entering].a.clone()).ok_or("a singular basis")?;
+            let direction = lu.solve_transposed(rows[entering].a.clone());
             let largest = direction.iter().fold(0.0f64, |m, v| m.max(v.abs())).max(1.0);
             let leaving = (0..p)
                 .filter(|&i| direction[i] > 1e-12 * largest)
@@ -841,7 +848,7 @@ fn unit(p: usize, i: usize, value: f64) -> Vec<f64> {
 }
 
 fn dot_f64(x: &[f64], y: &[f64]) -> f64 {
-    x.iter().zip(y).map(|(a, b)| a * b).sum()
+    kernels::dot(x, y)
 }
 
 fn transpose<T: Clone>(a: &[Vec<T>]) -> Vec<Vec<T>> {
@@ -879,6 +886,75 @@ fn solve_f64(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
     Some(x)
 }
 
+/// An LU factorization with partial pivoting (P A = L U) of a small dense
+/// matrix, for the face LP's solves with its basis and its transpose.
+struct Lu {
+    /// L below the diagonal (unit diagonal implied), U on and above it.
+    lu: Vec<Vec<f64>>,
+    /// Row i of P A is row `order[i]` of A.
+    order: Vec<usize>,
+}
+
+impl Lu {
+    fn new(mut a: Vec<Vec<f64>>) -> Option<Lu> {
+        let p = a.len();
+        let mut order: Vec<usize> = (0..p).collect();
+        for col in 0..p {
+            let pivot = (col..p).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
+            if a[pivot][col].abs() < 1e-300 {
+                return None;
+            }
+            a.swap(col, pivot);
+            order.swap(col, pivot);
+            let (top, below) = a.split_at_mut(col + 1);
+            let pivot_row = &top[col];
+            for row in below.iter_mut() {
+                let factor = row[col] / pivot_row[col];
+                row[col] = factor;
+                if factor != 0.0 {
+                    for (x, y) in row[col + 1..].iter_mut().zip(&pivot_row[col + 1..]) {
+                        *x -= factor * y;
+                    }
+                }
+            }
+        }
+        Some(Lu { lu: a, order })
+    }
+
+    /// x with A x = b: L y = P b, then U x = y.
+    fn solve(&self, b: Vec<f64>) -> Vec<f64> {
+        let p = b.len();
+        let mut y: Vec<f64> = self.order.iter().map(|&i| b[i]).collect();
+        for i in 0..p {
+            let head: f64 = (0..i).map(|j| self.lu[i][j] * y[j]).sum();
+            y[i] -= head;
+        }
+        for i in (0..p).rev() {
+            let tail: f64 = (i + 1..p).map(|j| self.lu[i][j] * y[j]).sum();
+            y[i] = (y[i] - tail) / self.lu[i][i];
+        }
+        y
+    }
+
+    /// y with A' y = c: U' z = c, then L' w = z, then y = P' w.
+    fn solve_transposed(&self, mut z: Vec<f64>) -> Vec<f64> {
+        let p = z.len();
+        for i in 0..p {
+            let head: f64 = (0..i).map(|j| self.lu[j][i] * z[j]).sum();
+            z[i] = (z[i] - head) / self.lu[i][i];
+        }
+        for i in (0..p).rev() {
+            let tail: f64 = (i + 1..p).map(|j| self.lu[j][i] * z[j]).sum();
+            z[i] -= tail;
+        }
+        let mut y = vec![0.0; p];
+        for (w, &i) in z.into_iter().zip(&self.order) {
+            y[i] = w;
+        }
+        y
+    }
+}
+
 /// Solves the square system a x = b exactly (Gaussian elimination over the rationals; a is small).
 fn solve_exact(mut a: Vec<Vec<Rational>>, mut b: Vec<Rational>) -> Option<Vec<Rational>> {
     let p = b.len();
@@ -905,4 +981,30 @@ fn solve_exact(mut a: Vec<Vec<Rational>>, mut b: Vec<Rational>) -> Option<Vec<Ra
         x[i] = (&b[i] - tail) / &a[i][i];
     }
     Some(x)
+}
+
+#[cfg(test)]
+mod lu_tests {
+    use super::*;
+
+    #[test]
+    fn lu_solves_with_the_matrix_and_its_transpose() {
+        // A deterministic, well-conditioned matrix that needs row exchanges.
+        let p = 7;
+        let a: Vec<Vec<f64>> = (0..p)
+            .map(|i| {
+                (0..p).map(|j| ((i * 7 + j * 3) % 11) as f64 - 5.0 + if (i + 1) % p == j { 9.0 } else { 0.0 }).collect()
+            })
+            .collect();
+        let b: Vec<f64> = (0..p).map(|i| i as f64 - 2.5).collect();
+        let lu = Lu::new(a.clone()).unwrap();
+        let x = lu.solve(b.clone());
+        let y = lu.solve_transposed(b.clone());
+        for i in 0..p {
+            assert!((dot_f64(&a[i], &x) - b[i]).abs() < 1e-9, "A x = b, row {i}");
+            let column: Vec<f64> = (0..p).map(|k| a[k][i]).collect();
+            assert!((dot_f64(&column, &y) - b[i]).abs() < 1e-9, "A' y = b, row {i}");
+        }
+        assert!(Lu::new(vec![vec![1.0, 2.0], vec![2.0, 4.0]]).is_none(), "singular");
+    }
 }

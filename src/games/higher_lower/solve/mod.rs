@@ -7,7 +7,7 @@
 //! value is an upper bound. The methods are the seed's variants and ours,
 //! selectable for side-by-side comparison.
 
-mod kernels;
+pub mod kernels;
 pub mod restricted_master;
 
 use super::pricing::{depth_limited_dp, floored, interval_dp, monotone_root_dp, monotone_root_dp_f64};
