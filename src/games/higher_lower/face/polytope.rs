@@ -570,7 +570,7 @@ impl AliceFace {
         // first negative multiplier), the dual simplex adds the cuts they need.
         for _ in 0..MAX_PIVOTS {
             let a: Vec<Vec<f64>> = basis.iter().map(|&i| rows[i].a.clone()).collect();
-            let lambda = solve_f64(transpose(&a), c.to_vec()).ok_or("a singular basis in the face LP")?;
+            let lambda = Lu::new(a).ok_or("a singular basis in the face LP")?.solve_transposed(c.to_vec());
             let Some(i) = (0..lambda.len()).filter(|&i| lambda[i] < -DUAL_INFEASIBLE).min_by_key(|&i| basis[i]) else {
                 return Ok(());
             };
@@ -802,10 +802,11 @@ fn best_response(alpha: &ScaledVector) -> (Rational, Tree) {
 fn primal_pivot(rows: &mut [Row], basis: &mut [usize], i: usize) -> Result<(), String> {
     let a: Vec<Vec<f64>> = basis.iter().map(|&k| rows[k].a.clone()).collect();
     let b: Vec<f64> = basis.iter().map(|&k| rows[k].b).collect();
-    let x = solve_f64(a.clone(), b).ok_or("a singular basis in the face LP")?;
+    let lu = Lu::new(a).ok_or("a singular basis in the face LP")?;
+    let x = lu.solve(b);
     let mut unit_i = vec![0.0; basis.len()];
     unit_i[i] = 1.0;
-    let direction = solve_f64(a, unit_i).ok_or("a singular basis in the face LP")?;
+    let direction = lu.solve(unit_i);
     let largest = direction.iter().fold(0.0f64, |m, v| m.max(v.abs())).max(1.0);
     let entering = (0..rows.len())
         .filter(|j| !basis.contains(j))
@@ -854,36 +855,6 @@ fn dot_f64(x: &[f64], y: &[f64]) -> f64 {
 fn transpose<T: Clone>(a: &[Vec<T>]) -> Vec<Vec<T>> {
     let p = a.len();
     (0..a.first().map_or(0, Vec::len)).map(|j| (0..p).map(|i| a[i][j].clone()).collect()).collect()
-}
-
-/// Solves the square system a x = b by Gaussian elimination with partial pivoting.
-fn solve_f64(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
-    let p = b.len();
-    for col in 0..p {
-        let pivot = (col..p).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
-        if a[pivot][col].abs() < 1e-300 {
-            return None;
-        }
-        a.swap(col, pivot);
-        b.swap(col, pivot);
-        let (top, below) = a.split_at_mut(col + 1);
-        let pivot_row = &top[col];
-        for (i, row) in below.iter_mut().enumerate() {
-            let factor = row[col] / pivot_row[col];
-            if factor != 0.0 {
-                for (x, y) in row[col..].iter_mut().zip(&pivot_row[col..]) {
-                    *x -= factor * y;
-                }
-                b[col + 1 + i] -= factor * b[col];
-            }
-        }
-    }
-    let mut x = vec![0.0; p];
-    for i in (0..p).rev() {
-        let tail: f64 = (i + 1..p).map(|j| a[i][j] * x[j]).sum();
-        x[i] = (b[i] - tail) / a[i][i];
-    }
-    Some(x)
 }
 
 /// An LU factorization with partial pivoting (P A = L U) of a small dense
