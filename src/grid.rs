@@ -199,6 +199,29 @@ pub fn parse_exact(text: &str) -> Result<Rational, String> {
     Ok(if shift >= 0 { numerator * power } else { numerator / power })
 }
 
+/// The smallest non-zero number an exact setting may take. The solvers work in
+/// doubles and the exact check certifies their choices: below this a weight
+/// rounds to zero or to a subnormal, the double solve then answers another game
+/// (1e-400 ran and failed verification), so it is refused when planned.
+const SMALLEST_NONZERO_EXPONENT: u64 = 300;
+
+/// Checks that an exact setting is 0 or in [1e-300, max]; the error names the
+/// value and the allowed range.
+pub fn check_exact_range(value: &Rational, max: u32) -> Result<(), String> {
+    if *value < 0u32 || *value > max {
+        return Err(format!("{} is out of range, expected a number from 0 to {max}", format_decimal(value)));
+    }
+    let smallest =
+        Rational::from_naturals(1u32.into(), crate::exact::Natural::from(10u32).pow(SMALLEST_NONZERO_EXPONENT));
+    if *value != 0u32 && *value < smallest {
+        return Err(format!(
+            "{} is too small, expected 0 or a number from 1e-{SMALLEST_NONZERO_EXPONENT} to {max} (the solvers work in doubles)",
+            format_decimal(value)
+        ));
+    }
+    Ok(())
+}
+
 /// A list of exact numbers in [0, MAX], written in a config as one number, a
 /// list, or a range `{ from, to, step }`. Numbers may be TOML numbers (read as
 /// the decimal they are written as: 0.1 is exactly 1/10) or strings holding a
@@ -222,11 +245,8 @@ impl<const MAX: u32> ExactGrid<MAX> {
     }
 
     fn check<E: de::Error>(value: Rational) -> Result<Rational, E> {
-        if value < 0u32 || value > MAX {
-            Err(E::custom(format!("{} is out of range, expected a number from 0 to {MAX}", format_decimal(&value))))
-        } else {
-            Ok(value)
-        }
+        check_exact_range(&value, MAX).map_err(E::custom)?;
+        Ok(value)
     }
 
     fn from_values<E: de::Error>(values: Vec<Rational>) -> Result<Self, E> {
@@ -246,11 +266,28 @@ impl<const MAX: u32> ExactGrid<MAX> {
 /// else "p/q".
 pub fn format_decimal(value: &Rational) -> String {
     let f = crate::exact::to_f64(value);
+    if f.abs() < 1e-300 && *value != 0u32 {
+        return format_tiny(value);
+    }
     let text = if f != 0.0 && !(1e-6..1e15).contains(&f.abs()) { format!("{f:e}") } else { f.to_string() };
     match parse_exact(&text) {
         Ok(back) if back == *value => text,
         _ if f.abs() >= 1e15 => format!("about {f:e}"),
         _ => crate::exact::format_pq(value),
+    }
+}
+
+/// A non-zero number below the doubles' normal range (1e-400): its mantissa
+/// and decimal exponent are computed apart, so it prints as written.
+fn format_tiny(value: &Rational) -> String {
+    let digits = |n: &crate::exact::Natural| n.to_string().len() as u64;
+    let shift = digits(value.denominator_ref()).saturating_sub(digits(value.numerator_ref()));
+    let scaled = value * Rational::from(crate::exact::Natural::from(10u32).pow(shift));
+    let mantissa = format_decimal(&scaled);
+    let text = format!("{}e-{shift}", mantissa.trim_end_matches("e0"));
+    match parse_exact(&text) {
+        Ok(back) if back == *value => text,
+        _ => format!("about {:e}e-{shift}", crate::exact::to_f64(&scaled)),
     }
 }
 
@@ -556,5 +593,19 @@ mod tests {
         assert!(grid("{ from = 1, to = 5000 }").unwrap_err().contains("from 1 to 1000"));
         assert!(grid("{ from = 1, to = 5, stp = 1 }").unwrap_err().contains("unknown field"));
         assert!(grid("\"x\"").is_err());
+    }
+
+    #[test]
+    fn settings_below_the_doubles_range_are_refused_and_printed_as_written() {
+        let exact = |text: &str| parse_exact(text).unwrap();
+        assert!(check_exact_range(&exact("0"), 10).is_ok());
+        assert!(check_exact_range(&exact("1e-300"), 10).is_ok());
+        assert!(check_exact_range(&exact("10"), 10).is_ok());
+        let tiny = check_exact_range(&exact("1e-400"), 10).unwrap_err();
+        assert_eq!(tiny, "1e-400 is too small, expected 0 or a number from 1e-300 to 10 (the solvers work in doubles)");
+        assert!(check_exact_range(&exact("9.99e-301"), 10).unwrap_err().starts_with("9.99e-301 is too small"));
+        assert!(check_exact_range(&exact("-1e-400"), 10).unwrap_err().contains("out of range"));
+        assert_eq!(format_decimal(&exact("3.5e-350")), "3.5e-350");
+        assert!(format_decimal(&(exact("1e-350") / Rational::from(3))).starts_with("about 3.33"));
     }
 }

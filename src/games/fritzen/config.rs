@@ -6,7 +6,7 @@ use super::task::{FritzenTask, GoalPair, goal_slug};
 use crate::config::Section;
 use crate::error::UserError;
 use crate::game::check_task_count;
-use crate::grid::{Bounded, Described, Distinct, ExactGrid, Pair, format_decimal};
+use crate::grid::{Bounded, Described, Distinct, ExactGrid, Pair, check_exact_range};
 use serde::Deserialize;
 
 /// Largest lambda or mu a config may ask for.
@@ -111,15 +111,7 @@ fn default_policies() -> Distinct<RolloutPolicy> {
 /// Reads a [lambda, mu] pair, checking the range.
 fn goal_pair(section: &Section, keys: &[&str], pair: &Pair) -> Result<GoalPair, UserError> {
     for (name, value) in [("lambda", &pair.0), ("mu", &pair.1)] {
-        if *value < 0u32 || *value > MAX_WEIGHT {
-            return Err(section.invalid(
-                keys,
-                &format!(
-                    "{name} = {} is out of range, expected a number from 0 to {MAX_WEIGHT}",
-                    format_decimal(value)
-                ),
-            ));
-        }
+        check_exact_range(value, MAX_WEIGHT).map_err(|why| section.invalid(keys, &format!("{name} = {why}")))?;
     }
     Ok((pair.0.clone(), pair.1.clone()))
 }

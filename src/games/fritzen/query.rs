@@ -6,7 +6,7 @@ use super::dp::{Action, solve};
 use super::model::Model;
 use super::penalty::{Goal, expected_penalties};
 use crate::error::UserError;
-use crate::grid::{format_decimal, parse_exact};
+use crate::grid::{check_exact_range, format_decimal, parse_exact};
 
 #[derive(Debug, clap::Subcommand)]
 pub enum FritzenQuery {
@@ -39,12 +39,7 @@ pub fn run(query: &FritzenQuery) -> Result<(), UserError> {
     // The same numbers and ranges a config accepts.
     let number = |name: &str, text: &str, max: u32| {
         let value = parse_exact(text).map_err(|why| UserError::new(format!("--{name}: {why}")))?;
-        if value < 0u32 || value > max {
-            return Err(UserError::new(format!(
-                "--{name}: {} is out of range, allowed: a number from 0 to {max}",
-                format_decimal(&value)
-            )));
-        }
+        check_exact_range(&value, max).map_err(|why| UserError::new(format!("--{name}: {why}")))?;
         Ok(value)
     };
     let (lambda, mu, pot) =
