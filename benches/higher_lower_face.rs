@@ -40,7 +40,21 @@ struct Stored {
     value: Rational,
     alpha: Vec<Rational>,
     bob: Vec<(Tree, Rational)>,
+    /// The wider mixture the face was built from (`face_mixture`), if any.
+    wider: Option<Vec<(Tree, Rational)>>,
     seconds: f64,
+}
+
+impl Stored {
+    /// The mixture whose support gives the face's hull: the wider one unless
+    /// HL_FACE_VERTEX=1 asks for Bob's vertex mixture (the face stage before
+    /// `exact_stage::widen`).
+    fn hull(&self) -> &[(Tree, Rational)] {
+        match &self.wider {
+            Some(wider) if std::env::var("HL_FACE_VERTEX").is_err() => wider,
+            _ => &self.bob,
+        }
+    }
 }
 
 fn main() {
@@ -58,10 +72,10 @@ fn main() {
     if std::env::var("HL_FACE_PART").is_ok_and(|part| part == "hull") {
         for (n, s) in &stored {
             let clock = Instant::now();
-            let face = AliceFace::new(&s.value, &s.alpha, &s.bob).expect("the face");
+            let face = AliceFace::new(&s.value, &s.alpha, s.hull()).expect("the face");
             let seconds = clock.elapsed().as_secs_f64();
             let z =
-                gamesweep::games::higher_lower::face::hull::OptimalFace::new(&s.value, &s.bob).directions().unwrap();
+                gamesweep::games::higher_lower::face::hull::OptimalFace::new(&s.value, s.hull()).directions().unwrap();
             let digits: usize = z.iter().flat_map(|v| v.numerators.iter()).map(|x| x.to_string().len()).sum();
             let nonzero: usize = z.iter().flat_map(|v| v.numerators.iter()).filter(|x| **x != 0u32).count();
             let den: usize = z.iter().map(|v| v.denominator.to_string().len()).max().unwrap_or(0);
@@ -82,7 +96,7 @@ fn main() {
         .par_iter()
         .map(|(&n, s)| {
             let tallest = s.bob.iter().filter(|(_, y)| *y > 0u32).map(|(t, _)| t.height()).max().unwrap_or(0);
-            let outcome = face_stage(&s.value, &s.alpha, &s.bob, tallest, builtin());
+            let outcome = face_stage(&s.value, &s.alpha, s.hull(), tallest, builtin(), None);
             if let Ok(o) = &outcome {
                 eprintln!("N = {n}: d = {}, {:.2} s (sweep {:.2} s)", o.dimension, o.seconds, s.seconds);
             }
@@ -132,7 +146,7 @@ fn claim_seconds(stored: &BTreeMap<usize, Stored>, claim: &Claim) {
         .par_iter()
         .map(|(&n, s)| {
             let clock = Instant::now();
-            let face = AliceFace::new(&s.value, &s.alpha, &s.bob).expect("the face");
+            let face = AliceFace::new(&s.value, &s.alpha, s.hull()).expect("the face");
             let build = clock.elapsed().as_secs_f64();
             let clock = Instant::now();
             let cold = decide_claim(&face, claim);
@@ -141,7 +155,7 @@ fn claim_seconds(stored: &BTreeMap<usize, Stored>, claim: &Claim) {
             let clock = Instant::now();
             let _ = decide_all(&face, builtin());
             let builtins = clock.elapsed().as_secs_f64();
-            let cached = AliceFace::new(&s.value, &s.alpha, &s.bob).expect("the face");
+            let cached = AliceFace::new(&s.value, &s.alpha, s.hull()).expect("the face");
             cached.add_cuts(face.tree_cuts());
             if let Ok(bounds) = face.box_bounds() {
                 cached.set_box(bounds);
@@ -185,16 +199,42 @@ fn claim_seconds(stored: &BTreeMap<usize, Stored>, claim: &Claim) {
 /// beside ours, with what proved it and the seconds.
 fn heights(stored: &BTreeMap<usize, Stored>) {
     let start = Instant::now();
-    let rows: Vec<(usize, u8, u8, bool, f64)> = stored
+    let proofs: Vec<(usize, u8, u8, Option<Vec<Rational>>, f64)> = stored
         .par_iter()
         .map(|(&n, s)| {
             let begin = Instant::now();
             let ours = s.bob.iter().filter(|(_, y)| *y > 0u32).map(|(t, _)| t.height()).max().unwrap_or(0);
-            let (at_least, limited) = tallest_tree_at_least(&s.value, &s.alpha, &s.bob, ours);
+            let (at_least, limited) = tallest_tree_at_least(&s.value, &s.alpha, s.hull(), ours, None);
             eprintln!("N = {n}: {at_least} of {ours}, {:.2} s", begin.elapsed().as_secs_f64());
-            (n, ours, at_least, limited.is_some(), begin.elapsed().as_secs_f64())
+            (n, ours, at_least, limited, begin.elapsed().as_secs_f64())
         })
         .collect();
+    // Temporary experiment: does N - 1's limited alpha, one key inserted in the middle, refute at N?
+    if std::env::var("HL_FACE_HINT").is_ok() {
+        let (mut tried, mut refuted, mut seconds) = (0, 0, 0.0);
+        for pair in proofs.windows(2) {
+            let ((m, _, _, Some(previous), _), (n, _, at_least, Some(_), spent)) = (&pair[0], &pair[1]) else {
+                continue;
+            };
+            if m + 1 != *n {
+                continue;
+            }
+            let clock = Instant::now();
+            let mut alpha = previous.clone();
+            alpha.insert(n / 2, previous[(n - 1) / 2].clone());
+            let total: Rational = alpha.iter().sum();
+            let alpha: Vec<Rational> = alpha.iter().map(|a| a / &total).collect();
+            let works = gamesweep::games::higher_lower::height_limit::refutes(&stored[n].value, &alpha, at_least - 1);
+            let took = clock.elapsed().as_secs_f64();
+            eprintln!("N = {n}: N - 1's alpha refutes: {works} ({took:.2} s against {spent:.2} s)");
+            tried += 1;
+            refuted += usize::from(works);
+            seconds += took;
+        }
+        println!("hint: {refuted} of {tried} N refuted by N - 1's alpha, {seconds:.1} s");
+    }
+    let rows: Vec<(usize, u8, u8, bool, f64)> =
+        proofs.into_iter().map(|(n, ours, at_least, limited, s)| (n, ours, at_least, limited.is_some(), s)).collect();
     for (n, ours, at_least, limited, seconds) in &rows {
         let by = if *limited { "height-limited game's alpha" } else { "alpha* or size" };
         println!("N = {n}: ours {ours}, proven at least {at_least} (by {by}), {seconds:.3} s");
@@ -220,7 +260,8 @@ fn solved(ns: std::ops::RangeInclusive<usize>) -> BTreeMap<usize, Stored> {
         let float = solve(n, &options, previous.as_ref());
         let exact = exact_stage(&float).expect("exact stage");
         let seconds = float.seconds + exact.seconds;
-        stored.insert(n, Stored { value: exact.value, alpha: exact.alpha, bob: exact.bob, seconds });
+        let (value, alpha, bob, wider) = (exact.value, exact.alpha, exact.bob, exact.face_mixture);
+        stored.insert(n, Stored { value, alpha, bob, wider, seconds });
         previous = Some(float);
     }
     stored
@@ -257,6 +298,7 @@ fn read(dir: &Path) -> BTreeMap<usize, Stored> {
                 value: parse(value.value(r)),
                 alpha: Vec::new(),
                 bob: Vec::new(),
+                wider: None,
                 seconds: solve.value(r) + exact.value(r),
             };
             stored.insert(n.value(r) as usize, entry);
@@ -277,14 +319,22 @@ fn read(dir: &Path) -> BTreeMap<usize, Stored> {
         alpha.sort_by_key(|(i, _)| *i);
         stored.get_mut(&n).expect("values row").alpha = alpha.into_iter().map(|(_, p)| p).collect();
     }
-    for batch in table(dir, "bob") {
-        let (n, w) = (column::<UInt32Array>(&batch, "n"), column::<StringArray>(&batch, "weight"));
-        let depths = column::<ListArray>(&batch, "depths");
-        for r in 0..batch.num_rows() {
-            let list = depths.value(r);
-            let d = list.as_any().downcast_ref::<UInt8Array>().expect("u8 depths");
-            let tree = Tree::from_depths(d.values().to_vec()).expect("a tree");
-            stored.get_mut(&(n.value(r) as usize)).expect("values row").bob.push((tree, parse(w.value(r))));
+    for name in ["bob", "face_mixture"] {
+        // A run of an older version has no face_mixture.
+        if name == "face_mixture" && !dir.join("higher_lower").join(name).exists() {
+            continue;
+        }
+        for batch in table(dir, name) {
+            let (n, w) = (column::<UInt32Array>(&batch, "n"), column::<StringArray>(&batch, "weight"));
+            let depths = column::<ListArray>(&batch, "depths");
+            for r in 0..batch.num_rows() {
+                let list = depths.value(r);
+                let d = list.as_any().downcast_ref::<UInt8Array>().expect("u8 depths");
+                let tree = Tree::from_depths(d.values().to_vec()).expect("a tree");
+                let entry = stored.get_mut(&(n.value(r) as usize)).expect("values row");
+                let mixture = if name == "bob" { &mut entry.bob } else { entry.wider.get_or_insert_with(Vec::new) };
+                mixture.push((tree, parse(w.value(r))));
+            }
         }
     }
     stored

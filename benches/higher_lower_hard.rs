@@ -9,9 +9,21 @@
 //!   cargo bench --bench higher_lower_hard                       # chains 249..256 and 505..512
 //!   HL_HARD_CHAINS=505-512,1009-1016 HL_HARD_RUNS=1 cargo bench --bench higher_lower_hard
 //!   HL_HARD_VARIANTS=5,6 cargo bench --bench higher_lower_hard  # only these (1-based); the first is the base
+//!
+//! With HL_HARD_STAGES=1 each chain is solved once as a sweep solves it (2
+//! threads) and each N then goes through the exact and face stages twice:
+//! "old" from Bob's vertex mixture (`exact_vertex`, the face's hull from it),
+//! "new" as the sweep does now (`exact_stage` with the wider mixture). Per N
+//! and in all: CPU-bound seconds of solve, exact and face, the hull's
+//! dimension, and that the verdicts agree.
+//!
+//!   HL_HARD_STAGES=1 HL_HARD_CHAINS=961-968 cargo bench --bench higher_lower_hard
 
 mod common;
 use common::human;
+use gamesweep::games::higher_lower::claims::builtin;
+use gamesweep::games::higher_lower::exact_stage::{exact_stage, exact_vertex};
+use gamesweep::games::higher_lower::face::face_stage;
 use gamesweep::games::higher_lower::solve::{FloatSolution, Method, SolveOptions, solve};
 use std::time::Instant;
 
@@ -101,6 +113,71 @@ fn chain(first: usize, last: usize, variant: &Variant) -> (f64, u64, u64) {
     })
 }
 
+/// The exact and face stages' seconds of one N, old and new, with the hull
+/// dimensions; "new" tries N - 1's height-limited alpha (`previous`) first
+/// and returns its own.
+type Stages = ([(f64, f64, usize); 2], Option<Vec<gamesweep::exact::Rational>>);
+
+fn stages(float: &FloatSolution, previous: Option<&[gamesweep::exact::Rational]>) -> Stages {
+    let tallest = |bob: &[(gamesweep::games::higher_lower::tree::Tree, gamesweep::exact::Rational)]| {
+        bob.iter().map(|(t, _)| t.height()).max().unwrap_or(0)
+    };
+    let clock = Instant::now();
+    let old = exact_vertex(float).expect("the exact stage");
+    let old_exact = clock.elapsed().as_secs_f64();
+    let clock = Instant::now();
+    let old_face =
+        face_stage(&old.value, &old.alpha, &old.bob, tallest(&old.bob), builtin(), None).expect("the face stage");
+    let old_seconds = clock.elapsed().as_secs_f64();
+    let clock = Instant::now();
+    let new = exact_stage(float).expect("the exact stage");
+    let new_exact = clock.elapsed().as_secs_f64();
+    let clock = Instant::now();
+    let hull = new.face_mixture.as_deref().unwrap_or(&new.bob);
+    let new_face = face_stage(&new.value, &new.alpha, hull, tallest(&new.bob), builtin(), previous).expect("the face");
+    let new_seconds = clock.elapsed().as_secs_f64();
+    let verdicts = |face: &gamesweep::games::higher_lower::face::FaceOutcome| {
+        face.decided.iter().map(|d| d.verdict).collect::<Vec<_>>()
+    };
+    assert_eq!(verdicts(&old_face), verdicts(&new_face), "N = {}: the verdicts differ", float.n);
+    assert_eq!(old_face.bob_tallest_at_least, new_face.bob_tallest_at_least, "N = {}", float.n);
+    (
+        [(old_exact, old_seconds, old_face.dimension), (new_exact, new_seconds, new_face.dimension)],
+        new_face.height_proof,
+    )
+}
+
+/// The chain's solve, then the exact and face stages old and new per N.
+fn stage_chain(first: usize, last: usize) {
+    let options = SolveOptions::new(Method::Auto, 1e-10, 10_000_000);
+    let mut previous: Option<FloatSolution> = None;
+    let mut height_proof: Option<Vec<gamesweep::exact::Rational>> = None;
+    let (mut solve_total, mut old_total, mut new_total) = (0.0, [0.0; 2], [0.0; 2]);
+    for n in first..=last {
+        let float = solve(n, &options, previous.as_ref());
+        let ([(oe, of, od), (ne, nf, nd)], proof) = stages(&float, height_proof.as_deref());
+        height_proof = proof;
+        println!(
+            "  N = {n}: solve {:>7.1} s | old: exact {oe:>6.1} s, face {of:>7.1} s (d = {od:>2}) | new: exact {ne:>6.1} s, face {nf:>6.1} s (d = {nd:>2})",
+            float.seconds
+        );
+        solve_total += float.seconds;
+        old_total = [old_total[0] + oe, old_total[1] + of];
+        new_total = [new_total[0] + ne, new_total[1] + nf];
+        previous = Some(float);
+    }
+    let (old, new) = (solve_total + old_total[0] + old_total[1], solve_total + new_total[0] + new_total[1]);
+    println!(
+        "  all: solve {solve_total:.1} s; old exact {:.1} s + face {:.1} s = {old:.1} s; new exact {:.1} s + face {:.1} s = {new:.1} s; x{:.2} (face x{:.1})",
+        old_total[0],
+        old_total[1],
+        new_total[0],
+        new_total[1],
+        old / new,
+        (old_total[0] + old_total[1]) / (new_total[0] + new_total[1]).max(1e-9)
+    );
+}
+
 fn main() {
     let chains: Vec<(usize, usize)> = std::env::var("HL_HARD_CHAINS")
         .unwrap_or_else(|_| "249-256,505-512".into())
@@ -117,6 +194,13 @@ fn main() {
         }
         Err(_) => VARIANTS.iter().collect(),
     };
+    if std::env::var("HL_HARD_STAGES").is_ok() {
+        for (first, last) in chains {
+            println!("chain N = {first}..{last} (first N cold), solve + exact + face stages, old and new:");
+            stage_chain(first, last);
+        }
+        return;
+    }
     for (first, last) in chains {
         println!("chain N = {first}..{last} (first N cold):");
         let mut old_seconds = None;

@@ -128,6 +128,30 @@ fn higher_lower_sweep_is_certified_and_tampering_is_caught() {
     let verify = run(&["verify", out.to_str().unwrap()]);
     let stdout = String::from_utf8_lossy(&verify.stdout);
     assert!(stdout.contains("N = 3: bob_tallest_at_least = 3 is not proven by alpha or height_proofs"), "{stdout}");
+
+    // Move half of a tree's weight to the next tree in Bob's wider mixture (the
+    // face's hull) at its first N: it no longer holds every key to V, and
+    // verify refuses it before building the face on it.
+    let wider = out.join("higher_lower/face_mixture/part-dresher-n21-40.parquet");
+    let stored = parts(&out.join("higher_lower/face_mixture"))["part-dresher-n21-40.parquet"].clone();
+    let ns = stored.column_by_name("n").unwrap().as_any().downcast_ref::<arrow::array::UInt32Array>().unwrap().clone();
+    assert!(ns.len() >= 2 && ns.value(0) == ns.value(1), "a wider mixture at N = 21..40");
+    let weights = stored.column_by_name("weight").unwrap().as_any().downcast_ref::<StringArray>().unwrap().clone();
+    let mut exact: Vec<gamesweep::exact::Rational> =
+        weights.iter().map(|v| gamesweep::exact::parse_pq(v.unwrap()).unwrap()).collect();
+    let moved = gamesweep::exact::Rational::from_signeds(1, 2) * &exact[0];
+    exact[0] -= &moved;
+    exact[1] += &moved;
+    rewrite_column(&wider, "weight", |_| {
+        Arc::new(StringArray::from(exact.iter().map(gamesweep::exact::format_pq).collect::<Vec<_>>()))
+    });
+    rewrite_column(&wider, "weight_f64", |_| {
+        Arc::new(arrow::array::Float64Array::from(exact.iter().map(gamesweep::exact::to_f64).collect::<Vec<_>>()))
+    });
+    let verify = run(&["verify", out.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&verify.stdout);
+    let expected = format!("N = {}: face_mixture: Bob's mixture lets Alice get", ns.value(0));
+    assert!(stdout.contains("failed dresher-n21-40: ") && stdout.contains(&expected), "{stdout}");
 }
 
 /// Many medium tasks, so that a kill lands in the middle of the sweep.

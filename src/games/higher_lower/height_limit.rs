@@ -36,12 +36,19 @@ pub fn refutes(value: &Rational, alpha: &[Rational], height: u8) -> bool {
 /// Bob's, tried from `ours` (the tallest tree of a known optimal mixture, so
 /// the bound is exact when it returns `ours`) downwards; with it, the alpha
 /// of the height-limited game that proves it when alpha* alone does not.
+///
+/// `previous`, the height-limited game's alpha of N - 1 where it had one, is
+/// tried first with its middle key repeated: on the 1024 sweep's N = 962..976
+/// it proved the bound at 9 of 15 N, 0.01 s each, where the game's column
+/// generation took 10-22 s.
 pub fn tallest_tree_at_least(
     value: &Rational,
     alpha: &[Rational],
     bob: &[(Tree, Rational)],
     ours: u8,
+    previous: Option<&[Rational]>,
 ) -> (u8, Option<Vec<Rational>>) {
+    let hinted = previous.and_then(|p| one_key_more(p, alpha.len()));
     let support: Vec<Tree> = bob.iter().filter(|(_, y)| *y > 0u32).map(|(t, _)| t.clone()).collect();
     let above = crate::exact::to_f64(value) * (1.0 + MARGIN);
     let centre = symmetrised(alpha);
@@ -49,6 +56,9 @@ pub fn tallest_tree_at_least(
     while h > 1 {
         if refutes(value, alpha, h - 1) {
             return (h, None);
+        }
+        if let Some(hinted) = hinted.as_ref().filter(|hinted| refutes(value, hinted, h - 1)) {
+            return (h, Some(hinted.clone()));
         }
         let solve = |stop: f64| limited_game_alpha(alpha.len(), h - 1, &support, &centre, stop);
         let refuting = |limited: &Vec<Rational>| refutes(value, limited, h - 1);
@@ -65,6 +75,18 @@ pub fn tallest_tree_at_least(
         h -= 1;
     }
     (h, None)
+}
+
+/// N - 1's distribution stretched to `n` keys: its middle key repeated, then
+/// scaled to sum 1 (`None` unless it has n - 1 keys).
+fn one_key_more(previous: &[Rational], n: usize) -> Option<Vec<Rational>> {
+    if previous.len() + 1 != n {
+        return None;
+    }
+    let mut alpha = previous.to_vec();
+    alpha.insert(n / 2, previous[(n - 1) / 2].clone());
+    let total: Rational = alpha.iter().sum();
+    Some(alpha.iter().map(|a| a / &total).collect())
 }
 
 /// Whether the stored bound `at_least` is proven by alpha* or by the stored
@@ -230,7 +252,7 @@ mod tests {
         assert!(!refutes(&value, &optimal, 2));
         assert!(refutes(&value, &[q(9, 20), q(1, 10), q(9, 20)], 2));
         assert!(refutes(&value, &optimal, 1), "one level cannot hold 3 keys");
-        let (at_least, limited) = tallest_tree_at_least(&value, &optimal, &[], 3);
+        let (at_least, limited) = tallest_tree_at_least(&value, &optimal, &[], 3, None);
         assert_eq!(at_least, 3);
         let limited = limited.expect("alpha* alone does not prove it");
         assert!(proves(&value, &optimal, Some(&limited), 3));

@@ -1,15 +1,18 @@
 //! The per-N pipeline of a solve task: each N of the task in order, float
 //! column generation (warm-started from N - 1) -> exact stage -> face stage
-//! (the built-in conjectures, Table 3.1's bound) -> its rows of every table
+//! (the built-in conjectures, Table 3.1's bound, first tried with N - 1's
+//! height-limited alpha) -> its rows of every table
 //! -> a checkpoint step, which also holds `warm_start`, the one row of N's
 //! solution that N + 1 starts from (a table only checkpoints hold).
 
 use super::exact_stage::exact_stage;
 use super::face::face_stage;
 use super::solve::{FloatSolution, Method, SolveOptions, solve};
+use super::stored::read_height_proofs;
 use super::tables::{concat, tables};
 use super::tree::Tree;
 use crate::artifacts::columns::Columns;
+use crate::exact::Rational;
 use crate::game::{Table, TaskContext};
 use anyhow::{Context, anyhow};
 use arrow::array::{Array, ArrayRef, Float64Array, ListArray, UInt8Array, UInt32Array};
@@ -31,6 +34,8 @@ pub fn solve_in_order(
 ) -> anyhow::Result<Vec<Table>> {
     let options = SolveOptions::new(method, tolerance, 10_000_000);
     let mut previous: Option<FloatSolution> = None;
+    // N - 1's height-limited alpha, where it had one: the first try for N's Table 3.1 bound.
+    let mut previous_height: Option<Vec<Rational>> = None;
     let mut per_n = Vec::with_capacity(ns.len());
     for (k, &n) in ns.iter().enumerate() {
         let step = format!("n{n:04}");
@@ -45,8 +50,11 @@ pub fn solve_in_order(
                 let float = solve(n, &options, previous.as_ref());
                 let exact = exact_stage(&float).map_err(|why| anyhow::anyhow!("N = {n}: exact stage failed: {why}"))?;
                 let tallest = exact.certificate.bob_max_guesses;
-                let face = face_stage(&exact.value, &exact.alpha, &exact.bob, tallest, super::claims::builtin())
-                    .map_err(|why| {
+                let hull_mixture = exact.face_mixture.as_deref().unwrap_or(&exact.bob);
+                let claims = super::claims::builtin();
+                let face =
+                    face_stage(&exact.value, &exact.alpha, hull_mixture, tallest, claims, previous_height.as_deref())
+                        .map_err(|why| {
                         anyhow::anyhow!("N = {n}: deciding the conjectures over the optimal face failed: {why}")
                     })?;
                 let undecided: Vec<String> = face
@@ -72,6 +80,12 @@ pub fn solve_in_order(
             .remove(WARM_START)
             .ok_or_else(|| anyhow::anyhow!("N = {n}: step {step} has no table {}", WARM_START))?;
         previous = Some(read_warm_start(&warm_start, method).with_context(|| format!("N = {n}: reading step {step}"))?);
+        // Read back from the step's rows, so that a resumed task tries what an uninterrupted one tries.
+        let heights = step_tables
+            .get("height_proofs")
+            .ok_or_else(|| anyhow::anyhow!("N = {n}: step {step} has no table height_proofs"))?;
+        previous_height =
+            read_height_proofs(heights)?.remove(&(n as u32)).map(|(_, alpha)| alpha.into_values().collect());
         per_n.push(step_tables);
     }
     concat(&per_n)
@@ -194,6 +208,7 @@ mod tests {
                     "values",
                     "alice",
                     "bob",
+                    "face_mixture",
                     "trace",
                     "conjectures",
                     "conjecture_proofs",

@@ -19,23 +19,33 @@ pub type Alphas = BTreeMap<u32, Vec<(u32, Rational)>>;
 /// Bob's mixture of every N.
 pub type Mixtures = BTreeMap<u32, Vec<(Tree, Rational)>>;
 
-/// One stored N: V, alpha over keys 1..=N, Bob's mixture, and the stored
-/// dimension of Alice's optimal face (0: alpha is her only optimal strategy).
+/// One stored N: V, alpha over keys 1..=N, Bob's mixture, the wider one the
+/// face was built from (if any), and the stored dimension of Alice's optimal
+/// face (0: alpha is her only optimal strategy).
 pub struct Solution {
     pub value: Rational,
     pub alpha: Vec<Rational>,
     pub bob: Vec<(Tree, Rational)>,
+    pub face_mixture: Option<Vec<(Tree, Rational)>>,
     pub face_dimension: u32,
 }
 
-/// The stored solutions by N, from the `values`, `alice` and `bob` tables.
+impl Solution {
+    /// The optimal mixture of Bob's whose support gives the face's hull.
+    pub fn hull_mixture(&self) -> &[(Tree, Rational)] {
+        self.face_mixture.as_deref().unwrap_or(&self.bob)
+    }
+}
+
+/// The stored solutions by N, from the `values`, `alice`, `bob` and `face_mixture` tables.
 pub fn solutions(
     values: &RecordBatch,
     alice: &RecordBatch,
-    bob: &RecordBatch,
+    [bob, face_mixture]: [&RecordBatch; 2],
 ) -> anyhow::Result<BTreeMap<u32, Solution>> {
     let mut alphas = read_alphas(alice)?;
     let mut mixtures = read_mixtures(bob)?.map_err(|why| anyhow!(why))?;
+    let mut face_mixtures = read_mixtures(face_mixture)?.map_err(|why| anyhow!(why))?;
     let (n, value, dimension) = (values.u32s("n")?, values.strs("value")?, values.u32s("face_dimension")?);
     let mut solutions = BTreeMap::new();
     for r in 0..values.num_rows() {
@@ -49,7 +59,8 @@ pub fn solutions(
         let bob = mixtures.remove(&n).ok_or_else(|| anyhow!("bob: no trees for N = {n}"))?;
         let alpha = alpha.into_iter().map(|(_, p)| p).collect();
         let face_dimension = dimension.value(r);
-        solutions.insert(n, Solution { value: parse(value.value(r))?, alpha, bob, face_dimension });
+        let face_mixture = face_mixtures.remove(&n);
+        solutions.insert(n, Solution { value: parse(value.value(r))?, alpha, bob, face_mixture, face_dimension });
     }
     Ok(solutions)
 }
@@ -113,6 +124,20 @@ pub fn read_mixtures(bob: &RecordBatch) -> anyhow::Result<Result<Mixtures, Strin
         mixtures.entry(bn.value(r)).or_default().push((tree, parse(bw.value(r))?));
     }
     Ok(Ok(mixtures))
+}
+
+/// The height-limited game's alpha of every N that has one (key -> probability), with the height it refutes.
+pub type HeightProofs = BTreeMap<u32, (u8, BTreeMap<u32, Rational>)>;
+
+/// The rows of `height_proofs` by N.
+pub fn read_height_proofs(rows: &RecordBatch) -> anyhow::Result<HeightProofs> {
+    let mut height_proofs = HeightProofs::new();
+    let (hn, hi, hh, hp) = (rows.u32s("n")?, rows.u32s("i")?, rows.u8s("refuted_height")?, rows.strs("prob")?);
+    for r in 0..rows.num_rows() {
+        let entry = height_proofs.entry(hn.value(r)).or_insert_with(|| (hh.value(r), BTreeMap::new()));
+        entry.1.insert(hi.value(r), parse(hp.value(r))?);
+    }
+    Ok(height_proofs)
 }
 
 fn parse(text: &str) -> anyhow::Result<Rational> {

@@ -48,8 +48,8 @@ pub fn run(task: &ClaimTask, context: &dyn TaskContext) -> anyhow::Result<Vec<Ta
         context.progress(&format!("deciding without the face cache ({why:#})"));
         Default::default()
     });
-    let source =
-        Source { solutions: stored::solutions(&input("values")?, &input("alice")?, &input("bob")?)?, cuts, boxes };
+    let mixtures = [&input("bob")?, &input("face_mixture")?];
+    let source = Source { solutions: stored::solutions(&input("values")?, &input("alice")?, mixtures)?, cuts, boxes };
     let mut per_n: BTreeMap<usize, BTreeMap<String, RecordBatch>> = BTreeMap::new();
     let mut todo = Vec::new();
     for &n in &task.ns {
@@ -99,7 +99,7 @@ fn decide_at(task: &ClaimTask, source: &Source, n: usize) -> anyhow::Result<Deci
         },
         AtN::Applies(_) if solution.face_dimension == 0 => decide_on_the_only_alpha(&solution.alpha, claim),
         AtN::Applies(_) => {
-            let face = AliceFace::new(&solution.value, &solution.alpha, &solution.bob)
+            let face = AliceFace::new(&solution.value, &solution.alpha, solution.hull_mixture())
                 .map_err(|why| anyhow!("N = {n}: the optimal face: {why}"))?;
             if let Some(cuts) = source.cuts.get(&(n as u32)) {
                 face.add_cuts(cuts.iter().cloned());

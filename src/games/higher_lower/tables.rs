@@ -1,4 +1,4 @@
-//! The higher-lower tables (schemas in docs/tables.md): values, alice, bob, trace,
+//! The higher-lower tables (schemas in docs/tables.md): values, alice, bob, face_mixture, trace,
 //! conjectures, conjecture_proofs and face_trees (`face::proofs`), face_cuts, height_proofs.
 
 use super::claims::Claim;
@@ -31,6 +31,7 @@ pub fn tables(solved: &[Solved]) -> anyhow::Result<Vec<Table>> {
         values(solved)?,
         alice(solved)?,
         bob(solved)?,
+        face_mixture(solved)?,
         trace(solved)?,
         conjectures(&rows)?,
         proofs,
@@ -93,10 +94,24 @@ fn alice(solved: &[Solved]) -> anyhow::Result<Table> {
 
 /// Bob's mixture: one row per (N, tree) with its depths.
 fn bob(solved: &[Solved]) -> anyhow::Result<Table> {
-    let bob: Vec<(u32, &str, u32, &crate::exact::Rational, Vec<u8>)> = solved
-        .iter()
-        .flat_map(|(f, e, _)| {
-            e.bob.iter().enumerate().map(move |(k, (t, y))| (f.n as u32, method(f), k as u32, y, t.depths().to_vec()))
+    mixture_table("bob", solved.iter().map(|(f, e, _)| (f, e.bob.as_slice())))
+}
+
+/// The wider optimal mixture of Bob's that Alice's face was built from, at
+/// the N that have one (`exact_stage::widen`).
+fn face_mixture(solved: &[Solved]) -> anyhow::Result<Table> {
+    let mixtures = solved.iter().filter_map(|(f, e, _)| Some((f, e.face_mixture.as_deref()?)));
+    mixture_table("face_mixture", mixtures)
+}
+
+/// One row per tree of each N's mixture.
+fn mixture_table<'a>(
+    name: &'static str,
+    mixtures: impl Iterator<Item = (&'a FloatSolution, &'a [(Tree, Rational)])>,
+) -> anyhow::Result<Table> {
+    let bob: Vec<(u32, &str, u32, &crate::exact::Rational, Vec<u8>)> = mixtures
+        .flat_map(|(f, mixture)| {
+            mixture.iter().enumerate().map(move |(k, (t, y))| (f.n as u32, method(f), k as u32, y, t.depths().to_vec()))
         })
         .collect();
     TableBuilder::new()
@@ -107,7 +122,7 @@ fn bob(solved: &[Solved]) -> anyhow::Result<Table> {
         .f64("weight_f64", bob.iter().map(|r| to_f64(r.3)))
         .u8("height", bob.iter().map(|r| r.4.iter().copied().max().unwrap_or(0)))
         .u8_lists("depths", bob.into_iter().map(|r| r.4))
-        .build("bob")
+        .build(name)
 }
 
 /// The bounds of every pricing round.

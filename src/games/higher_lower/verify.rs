@@ -16,7 +16,7 @@ use super::face::proofs;
 use super::face::verdicts::{ClaimVerdict, check_proofs};
 use super::height_limit;
 use super::solve::Method;
-use super::stored::{self, Alphas, Mixtures, read_alphas, read_mixtures};
+use super::stored::{self, Alphas, HeightProofs, Mixtures, read_alphas, read_height_proofs, read_mixtures};
 use super::tables::{ConjectureRow, conjecture_row};
 use super::task::ClaimTask;
 use super::tree::Tree;
@@ -42,17 +42,19 @@ pub fn verify(method: Method, ns: &[usize], task: &StoredTask) -> anyhow::Result
     let (proof_rows, face_trees) = (task.table("conjecture_proofs")?, task.table("face_trees")?);
     let height_rows = task.table("height_proofs")?;
     let face_cuts = task.table("face_cuts")?;
+    let face_mixture = task.table("face_mixture")?;
     let proof_tables = [conjectures, proof_rows, face_trees, height_rows, face_cuts];
-    if let Err(why) = check_keys(method, ns, values, alice, bob, trace, &proof_tables) {
+    if let Err(why) = check_keys(method, ns, values, alice, [bob, face_mixture], trace, &proof_tables) {
         return Ok(Verdict::failed(why));
     }
-    let mixtures = match read_mixtures(bob)? {
-        Ok(mixtures) => mixtures,
-        Err(why) => return Ok(Verdict::failed(why)),
+    let (mixtures, face_mixtures) = match (read_mixtures(bob)?, read_mixtures(face_mixture)?) {
+        (Ok(mixtures), Ok(face_mixtures)) => (mixtures, face_mixtures),
+        (Err(why), _) | (_, Err(why)) => return Ok(Verdict::failed(why)),
     };
     let mut stored = Strategies {
         alphas: read_alphas(alice)?,
         mixtures,
+        face_mixtures,
         rows: read_conjectures(conjectures)?,
         proofs: match proofs::read(proof_rows, face_trees) {
             Ok(stored) => stored,
@@ -89,14 +91,13 @@ pub fn verify(method: Method, ns: &[usize], task: &StoredTask) -> anyhow::Result
     })
 }
 
-/// The height-limited game's alpha of every N that has one, with the height it refutes.
-type HeightProofs = BTreeMap<u32, (u8, BTreeMap<u32, Rational>)>;
-
 /// A task's stored strategies and proofs by N, read from its rows; each N's
 /// are taken out as it is checked, so what is left over has no `values` row.
 struct Strategies {
     alphas: Alphas,
     mixtures: Mixtures,
+    /// The wider mixtures the face stage built the face from, where it had one.
+    face_mixtures: Mixtures,
     rows: BTreeMap<u32, Vec<ConjectureRow>>,
     proofs: proofs::StoredProofs,
     height_proofs: HeightProofs,
@@ -120,7 +121,13 @@ fn check_n(
         Err(why) => return Ok(Err(why)),
         Ok(cert) => cert,
     };
-    let face = match AliceFace::new(&value, &alpha, &mixture) {
+    let face_mixture = stored.face_mixtures.remove(&n);
+    if let Some(wider) = &face_mixture
+        && let Err(why) = certify(&value, &alpha, wider)
+    {
+        return Ok(Err(format!("face_mixture: {why}")));
+    }
+    let face = match AliceFace::new(&value, &alpha, face_mixture.as_deref().unwrap_or(&mixture)) {
         Ok(face) => face,
         Err(why) => return Ok(Err(format!("the optimal face: {why}"))),
     };
@@ -164,16 +171,6 @@ fn check_n(
 }
 
 /// The height-limited games' alphas (keys 1..=N in order, `check_keys`).
-fn read_height_proofs(rows: &RecordBatch) -> anyhow::Result<HeightProofs> {
-    let mut height_proofs = HeightProofs::new();
-    let (hn, hi, hh, hp) = (rows.u32s("n")?, rows.u32s("i")?, rows.u8s("refuted_height")?, rows.strs("prob")?);
-    for r in 0..rows.num_rows() {
-        let entry = height_proofs.entry(hn.value(r)).or_insert_with(|| (hh.value(r), BTreeMap::new()));
-        entry.1.insert(hi.value(r), parse(hp.value(r))?);
-    }
-    Ok(height_proofs)
-}
-
 /// The stored rows of `conjectures`, by N, in stored order.
 pub(super) fn read_conjectures(batch: &RecordBatch) -> anyhow::Result<BTreeMap<u32, Vec<ConjectureRow>>> {
     let (n, method, name) = (batch.u32s("n")?, batch.strs("method")?, batch.strs("name")?);
@@ -230,7 +227,7 @@ fn check_keys(
     ns: &[usize],
     values: &RecordBatch,
     alice: &RecordBatch,
-    bob: &RecordBatch,
+    [bob, face_mixture]: [&RecordBatch; 2],
     trace: &RecordBatch,
     proof_tables: &[&RecordBatch; 5],
 ) -> Result<(), String> {
@@ -240,6 +237,7 @@ fn check_keys(
         ("values", values),
         ("alice", alice),
         ("bob", bob),
+        ("face_mixture", face_mixture),
         ("trace", trace),
         ("conjectures", conjectures),
         ("conjecture_proofs", proof_rows),
@@ -281,6 +279,18 @@ fn check_keys(
         "bob",
         trees,
         ns.iter().flat_map(|&n| (0..tree_counts.get(&(n as u32)).copied().unwrap_or(1)).map(move |k| (n as u32, k))),
+        |(n, k)| format!("N = {n}, tree {k}"),
+    )?;
+    // A wider mixture, where there is one, numbers its trees 0..k-1 too.
+    let wider = pairs(face_mixture, "tree")?;
+    let mut wider_counts: BTreeMap<u32, u32> = BTreeMap::new();
+    for (n, _) in &wider {
+        *wider_counts.entry(*n).or_default() += 1;
+    }
+    exact_keys(
+        "face_mixture",
+        wider,
+        ns.iter().flat_map(|&n| (0..wider_counts.get(&(n as u32)).copied().unwrap_or(0)).map(move |k| (n as u32, k))),
         |(n, k)| format!("N = {n}, tree {k}"),
     )?;
     let rounds = values.u32s("rounds").map_err(error)?;
@@ -396,7 +406,8 @@ fn check_claim_task(task: &ClaimTask, stored: &StoredTask) -> Result<String, Str
     let source = task.source_id();
     let input =
         |table: &str| stored.inputs.input(&source, table).map_err(|e| format!("the solved task {source}: {e:#}"));
-    let solutions = stored::solutions(&input("values")?, &input("alice")?, &input("bob")?).map_err(error)?;
+    let mixtures = [&input("bob")?, &input("face_mixture")?];
+    let solutions = stored::solutions(&input("values")?, &input("alice")?, mixtures).map_err(error)?;
     let mut by_n = read_conjectures(rows).map_err(error)?;
     let mut proofs = proofs::read(proof_rows, trees).map_err(error)?;
     let claims = std::slice::from_ref(&task.claim);
@@ -418,8 +429,9 @@ fn check_claim_task(task: &ClaimTask, stored: &StoredTask) -> Result<String, Str
                 }
             }
             AtN::Applies(_) => certify(&solution.value, &solution.alpha, &solution.bob)
+                .and_then(|_| certify(&solution.value, &solution.alpha, solution.hull_mixture()))
                 .map_err(|why| format!("the solved strategies do not certify: {why}"))
-                .and_then(|_| AliceFace::new(&solution.value, &solution.alpha, &solution.bob))
+                .and_then(|_| AliceFace::new(&solution.value, &solution.alpha, solution.hull_mixture()))
                 .and_then(|face| check_claims(&face, claims, &at_n, &mut proofs)),
         };
         checked.map_err(|why| format!("N = {n}: {why}"))?;

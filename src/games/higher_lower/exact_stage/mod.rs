@@ -11,6 +11,7 @@
 //! the exact ratio test picks the leaving variable.
 
 pub mod certificate;
+pub mod widen;
 
 use super::pricing::monotone_root_dp;
 use super::solve::{BasicVar, FloatSolution};
@@ -37,6 +38,9 @@ pub struct ExactOutcome {
     /// Why the float basis was not optimal, if it was not.
     pub repair_reason: Option<String>,
     pub certificate: Certificate,
+    /// The optimal mixture of Bob's that the face stage builds Alice's
+    /// optimal face from, where it is wider than `bob` (`widen`); `None`: `bob`.
+    pub face_mixture: Option<Vec<(Tree, Rational)>>,
     pub seconds: f64,
 }
 
@@ -44,16 +48,33 @@ pub struct ExactOutcome {
 pub fn exact_stage(float: &FloatSolution) -> Result<ExactOutcome, String> {
     let start = Instant::now();
     let game = SymmetricGame::new(float.n);
-    let mut basis = float.basis.clone();
+    let mut outcome = exact_optimum(&game, float.basis.clone())?;
+    outcome.face_mixture = widen::widened_mixture(&game, float, &outcome);
+    outcome.seconds = start.elapsed().as_secs_f64();
+    Ok(outcome)
+}
+
+/// The exact stage before `widen` (no `face_mixture`): the face stage then
+/// builds the hull from Bob's vertex mixture (for benchmarks).
+pub fn exact_vertex(float: &FloatSolution) -> Result<ExactOutcome, String> {
+    let start = Instant::now();
+    let mut outcome = exact_optimum(&SymmetricGame::new(float.n), float.basis.clone())?;
+    outcome.seconds = start.elapsed().as_secs_f64();
+    Ok(outcome)
+}
+
+/// The basis solved exactly, made exactly optimal by exact pivots if it is
+/// not, and certified (`face_mixture` and `seconds` left for the caller).
+fn exact_optimum(game: &SymmetricGame, mut basis: Vec<BasicVar>) -> Result<ExactOutcome, String> {
     let mut pivots = 0u32;
     let mut reason: Option<String> = None;
     loop {
-        let solved = SolvedBasis::new(&game, &basis)?;
+        let solved = SolvedBasis::new(game, &basis)?;
         // A basic variable the float stage saw as zero may be slightly negative
         // exactly: a dual simplex pivot (a slack enters in its place) restores
         // feasibility; the primal pivots below then restore optimality.
         if let Some(position) = solved.x.numerators.iter().position(|x| *x < 0) {
-            let Some(slack) = solved.dual_ratio_test(&game, position) else {
+            let Some(slack) = solved.dual_ratio_test(game, position) else {
                 return Err(format!("the float basis is primal infeasible in exact arithmetic (row {position})"));
             };
             reason.get_or_insert_with(|| format!("basic variable {} is negative in exact arithmetic", position + 1));
@@ -66,10 +87,10 @@ pub fn exact_stage(float: &FloatSolution) -> Result<ExactOutcome, String> {
         }
         let entering = match solved.improving_slack() {
             Some(j) => Some(BasicVar::Slack(j)),
-            None => solved.improving_tree(&game).map(BasicVar::Tree),
+            None => solved.improving_tree(game).map(BasicVar::Tree),
         };
         let Some(entering) = entering else {
-            let (value, alpha, bob) = solved.strategies(&game);
+            let (value, alpha, bob) = solved.strategies(game);
             let certificate = certify(&value, &alpha, &bob)?;
             return Ok(ExactOutcome {
                 value,
@@ -78,7 +99,8 @@ pub fn exact_stage(float: &FloatSolution) -> Result<ExactOutcome, String> {
                 exact_pivots: pivots,
                 repair_reason: reason,
                 certificate,
-                seconds: start.elapsed().as_secs_f64(),
+                face_mixture: None,
+                seconds: 0.0,
             });
         };
         reason.get_or_insert_with(|| match &entering {
@@ -88,10 +110,53 @@ pub fn exact_stage(float: &FloatSolution) -> Result<ExactOutcome, String> {
         if pivots >= MAX_EXACT_PIVOTS {
             return Err(format!("no exact optimum after {pivots} exact pivots"));
         }
-        let leaving = solved.ratio_test(&game, &entering);
+        let leaving = solved.ratio_test(game, &entering);
         basis[leaving] = entering;
         pivots += 1;
     }
+}
+
+/// The basis matrix B (tree columns S_T, slack unit vectors), factored exactly.
+fn factor(game: &SymmetricGame, basis: &[BasicVar]) -> Result<PadicSolver, String> {
+    let m = game.rows();
+    let mut matrix = vec![vec![0i64; m]; m];
+    for (k, var) in basis.iter().enumerate() {
+        match var {
+            BasicVar::Slack(j) => matrix[*j][k] = 1,
+            BasicVar::Tree(t) => {
+                for (i, s) in game.column(t).into_iter().enumerate() {
+                    matrix[i][k] = i64::from(s);
+                }
+            }
+        }
+    }
+    PadicSolver::new(&matrix).map_err(|e| format!("the float basis is not invertible: {e}"))
+}
+
+/// Bob's mixture of a primal solution x_B >= 0 of S x <= 1 (x over the basis,
+/// over `denominator`), with V_S = 1 / sum(x) and V = V_S / 2: each symmetric
+/// tree's weight split evenly between the tree and its mirror.
+fn bob_mixture(basis: &[BasicVar], x: &ExactSolution) -> (Rational, Vec<(Tree, Rational)>) {
+    let total_x: Integer =
+        x.numerators.iter().zip(basis).filter(|(_, v)| matches!(v, BasicVar::Tree(_))).map(|(x, _)| x).sum();
+    let value = Rational::from_integers(Integer::from(x.denominator.clone()), total_x.clone() * Integer::from(2));
+    let mut bob: BTreeMap<Tree, Rational> = BTreeMap::new();
+    for (x, var) in x.numerators.iter().zip(basis) {
+        if let BasicVar::Tree(t) = var
+            && *x > 0
+        {
+            let y = Rational::from_integers(x.clone(), total_x.clone());
+            let mirror = t.mirror();
+            if mirror == *t {
+                *bob.entry(t.clone()).or_insert_with(|| Rational::from(0u32)) += y;
+            } else {
+                let half = y / Rational::from(2u32);
+                *bob.entry(t.clone()).or_insert_with(|| Rational::from(0u32)) += &half;
+                *bob.entry(mirror).or_insert_with(|| Rational::from(0u32)) += half;
+            }
+        }
+    }
+    (value, bob.into_iter().collect())
 }
 
 /// A basis solved exactly: its factorisation, primal values and duals.
@@ -107,18 +172,7 @@ struct SolvedBasis<'b> {
 impl<'b> SolvedBasis<'b> {
     fn new(game: &SymmetricGame, basis: &'b [BasicVar]) -> Result<Self, String> {
         let m = game.rows();
-        let mut matrix = vec![vec![0i64; m]; m];
-        for (k, var) in basis.iter().enumerate() {
-            match var {
-                BasicVar::Slack(j) => matrix[*j][k] = 1,
-                BasicVar::Tree(t) => {
-                    for (i, s) in game.column(t).into_iter().enumerate() {
-                        matrix[i][k] = i64::from(s);
-                    }
-                }
-            }
-        }
-        let solver = PadicSolver::new(&matrix).map_err(|e| format!("the float basis is not invertible: {e}"))?;
+        let solver = factor(game, basis)?;
         let x = solver.solve(&vec![1; m]);
         let costs: Vec<i64> = basis.iter().map(|v| i64::from(matches!(v, BasicVar::Tree(_)))).collect();
         let w = solver.solve_transposed(&costs);
@@ -178,38 +232,11 @@ impl<'b> SolvedBasis<'b> {
     /// V, Alice's full strategy, and Bob's full mixture (each symmetric tree
     /// weight split evenly between the tree and its mirror).
     fn strategies(&self, game: &SymmetricGame) -> (Rational, Vec<Rational>, Vec<(Tree, Rational)>) {
-        let total_x: Integer = self
-            .x
-            .numerators
-            .iter()
-            .zip(self.basis)
-            .filter(|(_, v)| matches!(v, BasicVar::Tree(_)))
-            .map(|(x, _)| x)
-            .sum();
-        // V_S = 1 / sum(x) and V = V_S / 2.
-        let value =
-            Rational::from_integers(Integer::from(self.x.denominator.clone()), total_x.clone() * Integer::from(2));
+        let (value, bob) = bob_mixture(self.basis, &self.x);
         let total_w: Integer = self.w.numerators.iter().sum();
         let beta: Vec<Rational> =
             self.w.numerators.iter().map(|w| Rational::from_integers(w.clone(), total_w.clone())).collect();
-        let alpha = game.alice(&beta);
-        let mut bob: BTreeMap<Tree, Rational> = BTreeMap::new();
-        for (x, var) in self.x.numerators.iter().zip(self.basis) {
-            if let BasicVar::Tree(t) = var
-                && *x > 0
-            {
-                let y = Rational::from_integers(x.clone(), total_x.clone());
-                let mirror = t.mirror();
-                if mirror == *t {
-                    *bob.entry(t.clone()).or_insert_with(|| Rational::from(0u32)) += y;
-                } else {
-                    let half = y / Rational::from(2u32);
-                    *bob.entry(t.clone()).or_insert_with(|| Rational::from(0u32)) += &half;
-                    *bob.entry(mirror).or_insert_with(|| Rational::from(0u32)) += half;
-                }
-            }
-        }
-        (value, alpha, bob.into_iter().collect())
+        (value, game.alice(&beta), bob)
     }
 }
 

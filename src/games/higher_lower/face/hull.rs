@@ -147,6 +147,11 @@ impl OptimalFace {
             .map(Some)
     }
 
+    /// Dimension of the hull (a proven upper bound on the face's, see `OptimalFace`).
+    pub fn dimension(&self) -> usize {
+        self.tight.len() - self.pivots.cols.len()
+    }
+
     /// Proven: the equations pin alpha down to one point.
     pub fn single_point(&self) -> bool {
         !self.tight.is_empty() && self.pivots.rows.len() == self.tight.len()

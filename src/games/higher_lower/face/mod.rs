@@ -42,19 +42,24 @@ pub struct FaceOutcome {
 }
 
 /// Decides every claim over Alice's optimal face and bounds the height of
-/// Bob's optimal mixtures, from one N's exact solution (V, Alice's optimal
-/// alpha, Bob's optimal mixture and its tallest tree).
+/// Bob's optimal mixtures, from one N's exact solution: V, Alice's optimal
+/// alpha, an optimal mixture of Bob's as wide as there is (`exact_stage::widen`;
+/// its support gives the face's hull and the height-limited game's first
+/// columns), the tallest tree of the computed mixture, and N - 1's
+/// height-limited alpha if it had one (`height_limit::tallest_tree_at_least`).
 pub fn face_stage(
     value: &Rational,
     alpha: &[Rational],
-    bob: &[(Tree, Rational)],
+    hull_mixture: &[(Tree, Rational)],
     tallest: u8,
     claims: &[Claim],
+    previous_height_proof: Option<&[Rational]>,
 ) -> Result<FaceOutcome, String> {
     let start = std::time::Instant::now();
-    let face = AliceFace::new(value, alpha, bob)?;
+    let face = AliceFace::new(value, alpha, hull_mixture)?;
     let decided = decide_all(&face, claims);
-    let (bob_tallest_at_least, height_proof) = super::height_limit::tallest_tree_at_least(value, alpha, bob, tallest);
+    let (bob_tallest_at_least, height_proof) =
+        super::height_limit::tallest_tree_at_least(value, alpha, hull_mixture, tallest, previous_height_proof);
     Ok(FaceOutcome {
         dimension: face.dimension(),
         decided,
