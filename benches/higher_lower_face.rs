@@ -10,7 +10,10 @@
 //!   HL_FACE_DIR=data/hl1024 HL_FACE_N=961,987 cargo bench --bench higher_lower_face
 //!
 //! With HL_FACE_PART=height only the bound on Bob's tallest tree (Table 3.1,
-//! `height_limit`) runs, and each N's bound is printed beside ours.
+//! `height_limit`) runs, and each N's bound is printed beside ours; with
+//! HL_FACE_HINT=1 as well, how many N would be proven by N - 1's alpha.
+//! HL_FACE_VERTEX=1 builds each face from Bob's vertex mixture (`bob`) even
+//! where the run stored a wider one (`face_mixture`): the stage before widening.
 //!
 //! With HL_FACE_PART=claim and HL_FACE_CLAIM='STATEMENT' (a claim, e.g.
 //! 'a[2] = a[3] + a[4]') each N's seconds are split: building the face
@@ -209,7 +212,8 @@ fn heights(stored: &BTreeMap<usize, Stored>) {
             (n, ours, at_least, limited, begin.elapsed().as_secs_f64())
         })
         .collect();
-    // Temporary experiment: does N - 1's limited alpha, one key inserted in the middle, refute at N?
+    // With HL_FACE_HINT=1: would N - 1's limited alpha, its middle key repeated, have refuted at N
+    // (what the sweep tries first, `tallest_tree_at_least`'s `previous`)?
     if std::env::var("HL_FACE_HINT").is_ok() {
         let (mut tried, mut refuted, mut seconds) = (0, 0, 0.0);
         for pair in proofs.windows(2) {
