@@ -202,7 +202,9 @@ fn claim_seconds(stored: &BTreeMap<usize, Stored>, claim: &Claim) {
 /// beside ours, with what proved it and the seconds.
 fn heights(stored: &BTreeMap<usize, Stored>) {
     let start = Instant::now();
-    let proofs: Vec<(usize, u8, u8, Option<Vec<Rational>>, f64)> = stored
+    // (N, ours, proven at least, the height-limited game's alpha, seconds)
+    type Proven = (usize, u8, u8, Option<Vec<Rational>>, f64);
+    let proofs: Vec<Proven> = stored
         .par_iter()
         .map(|(&n, s)| {
             let begin = Instant::now();
