@@ -10,6 +10,7 @@
 //! a negative dual brings its slack in, else the DP's best tree enters, and
 //! the exact ratio test picks the leaving variable.
 
+mod basis;
 pub mod certificate;
 pub mod widen;
 
@@ -18,8 +19,8 @@ use super::solve::{BasicVar, FloatSolution};
 use super::symmetric::SymmetricGame;
 use super::tree::Tree;
 use crate::exact::{ExactSolution, Integer, PadicSolver, Rational};
+use basis::{bob_mixture, factor};
 use certificate::{Certificate, certify};
-use std::collections::BTreeMap;
 use std::time::Instant;
 
 /// Exact pivots allowed before giving up: far more than any repair needs.
@@ -49,7 +50,7 @@ pub fn exact_stage(float: &FloatSolution) -> Result<ExactOutcome, String> {
     let start = Instant::now();
     let game = SymmetricGame::new(float.n);
     let mut outcome = exact_optimum(&game, float.basis.clone())?;
-    outcome.face_mixture = widen::widened_mixture(&game, float, &outcome);
+    outcome.face_mixture = widen::widened_mixture(&game, float, &outcome.value, &outcome.bob);
     outcome.seconds = start.elapsed().as_secs_f64();
     Ok(outcome)
 }
@@ -114,49 +115,6 @@ fn exact_optimum(game: &SymmetricGame, mut basis: Vec<BasicVar>) -> Result<Exact
         basis[leaving] = entering;
         pivots += 1;
     }
-}
-
-/// The basis matrix B (tree columns S_T, slack unit vectors), factored exactly.
-fn factor(game: &SymmetricGame, basis: &[BasicVar]) -> Result<PadicSolver, String> {
-    let m = game.rows();
-    let mut matrix = vec![vec![0i64; m]; m];
-    for (k, var) in basis.iter().enumerate() {
-        match var {
-            BasicVar::Slack(j) => matrix[*j][k] = 1,
-            BasicVar::Tree(t) => {
-                for (i, s) in game.column(t).into_iter().enumerate() {
-                    matrix[i][k] = i64::from(s);
-                }
-            }
-        }
-    }
-    PadicSolver::new(&matrix).map_err(|e| format!("the float basis is not invertible: {e}"))
-}
-
-/// Bob's mixture of a primal solution x_B >= 0 of S x <= 1 (x over the basis,
-/// over `denominator`), with V_S = 1 / sum(x) and V = V_S / 2: each symmetric
-/// tree's weight split evenly between the tree and its mirror.
-fn bob_mixture(basis: &[BasicVar], x: &ExactSolution) -> (Rational, Vec<(Tree, Rational)>) {
-    let total_x: Integer =
-        x.numerators.iter().zip(basis).filter(|(_, v)| matches!(v, BasicVar::Tree(_))).map(|(x, _)| x).sum();
-    let value = Rational::from_integers(Integer::from(x.denominator.clone()), total_x.clone() * Integer::from(2));
-    let mut bob: BTreeMap<Tree, Rational> = BTreeMap::new();
-    for (x, var) in x.numerators.iter().zip(basis) {
-        if let BasicVar::Tree(t) = var
-            && *x > 0
-        {
-            let y = Rational::from_integers(x.clone(), total_x.clone());
-            let mirror = t.mirror();
-            if mirror == *t {
-                *bob.entry(t.clone()).or_insert_with(|| Rational::from(0u32)) += y;
-            } else {
-                let half = y / Rational::from(2u32);
-                *bob.entry(t.clone()).or_insert_with(|| Rational::from(0u32)) += &half;
-                *bob.entry(mirror).or_insert_with(|| Rational::from(0u32)) += half;
-            }
-        }
-    }
-    (value, bob.into_iter().collect())
 }
 
 /// A basis solved exactly: its factorisation, primal values and duals.
@@ -243,7 +201,10 @@ impl<'b> SolvedBasis<'b> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::higher_lower::face::hull::OptimalFace;
+    use crate::games::higher_lower::face::polytope::AliceFace;
     use crate::games::higher_lower::solve::{FloatSolution, Method, SolveOptions, solve};
+    use std::collections::BTreeSet;
 
     #[test]
     fn johnsons_values_exactly() {
@@ -317,5 +278,45 @@ mod tests {
             }
         }
         assert!(certified > 100 && dual_repairs > 10, "{certified} certified, {dual_repairs} via the dual pivot");
+    }
+
+    #[test]
+    fn the_widened_mixture_is_optimal_and_its_point_hull_is_proven_by_the_face_lps() {
+        let options = SolveOptions::new(Method::Auto, 1e-10, 100_000);
+        let (mut narrowed, mut to_a_point) = (0, 0);
+        let mut previous = None;
+        for n in 1..=60 {
+            let float = solve(n, &options, previous.as_ref());
+            let exact = exact_stage(&float).unwrap();
+            previous = Some(float);
+            let vertex_dimension = OptimalFace::new(&exact.value, &exact.bob).dimension();
+            let Some(wider) = &exact.face_mixture else { continue };
+            // Optimal, at least the vertex's support, and a narrower hull.
+            certify(&exact.value, &exact.alpha, wider).unwrap();
+            let support = |m: &[(Tree, Rational)]| -> BTreeSet<Tree> {
+                m.iter().filter(|(_, y)| *y > 0u32).map(|(t, _)| t.clone()).collect()
+            };
+            assert!(support(&exact.bob).is_subset(&support(wider)), "N = {n}");
+            let dimension = OptimalFace::new(&exact.value, wider).dimension();
+            assert!(dimension < vertex_dimension, "N = {n}: {dimension} vs {vertex_dimension}");
+            narrowed += 1;
+            if dimension > 0 {
+                continue;
+            }
+            // A point: the face LPs over the vertex's larger hull find every key
+            // pinned to alpha*, its minimum equal to its maximum.
+            to_a_point += 1;
+            let face = AliceFace::new(&exact.value, &exact.alpha, &exact.bob).unwrap();
+            for k in 0..n {
+                let unit = |sign: i32| -> Vec<Rational> {
+                    (0..n).map(|j| Rational::from(if j == k { sign } else { 0 })).collect()
+                };
+                let low = face.bound_below(&unit(1)).unwrap().bound;
+                let high = -face.bound_below(&unit(-1)).unwrap().bound;
+                assert!(low == exact.alpha[k] && high == exact.alpha[k], "N = {n}, key {}", k + 1);
+            }
+        }
+        eprintln!("N = 1..60: {narrowed} hulls narrowed, {to_a_point} of them to a point");
+        assert!(to_a_point > 0);
     }
 }

@@ -22,7 +22,7 @@
 //! each a new factorisation, cost up to 108 s at N = 981), and its duals are
 //! never needed (they may vanish on whole rows, where the DP's trees degenerate).
 
-use super::{ExactOutcome, bob_mixture, factor};
+use super::basis::{bob_mixture, factor};
 use crate::exact::Rational;
 use crate::games::higher_lower::face::hull::OptimalFace;
 use crate::games::higher_lower::solve::restricted_master::{RestrictedMaster, Var};
@@ -41,23 +41,24 @@ const TILT: f64 = 1e-5;
 /// Trees within this (relative) of the best against the float strategy count as tight.
 const TIGHT: f64 = 1e-9;
 
-/// The mean of `vertex`'s mixture and further exact vertices of Bob's
+/// The mean of Bob's `vertex` mixture (of value `value`) and further exact vertices of his
 /// optimal face, taken until its hull is a point or `VERTICES` are tried;
 /// `None` when the vertex's hull is a point already or nothing narrowed it.
 pub fn widened_mixture(
     game: &SymmetricGame,
     float: &FloatSolution,
-    vertex: &ExactOutcome,
+    value: &Rational,
+    vertex: &[(Tree, Rational)],
 ) -> Option<Vec<(Tree, Rational)>> {
-    let dimension = |mixture: &[(Tree, Rational)]| OptimalFace::new(&vertex.value, mixture).dimension();
-    let first = dimension(&vertex.bob);
+    let dimension = |mixture: &[(Tree, Rational)]| OptimalFace::new(value, mixture).dimension();
+    let first = dimension(vertex);
     if first == 0 {
         return None;
     }
     let cost = |tree: &Tree| game.column(tree).iter().zip(&float.beta).map(|(s, b)| f64::from(*s) * b).sum::<f64>();
     let best = float.pool.iter().map(cost).fold(f64::INFINITY, f64::min);
     let tight: Vec<&Tree> = float.pool.iter().filter(|tree| cost(tree) <= best * (1.0 + TIGHT)).collect();
-    let mut mixtures = vec![vertex.bob.clone()];
+    let mut mixtures = vec![vertex.to_vec()];
     let mut narrowest = (first, None);
     for k in 0..VERTICES {
         let mut rng = ChaCha8Rng::seed_from_u64((game.n * VERTICES + k) as u64);
@@ -86,7 +87,7 @@ pub fn widened_mixture(
             continue;
         }
         match bob_mixture(&basis, &x) {
-            (value, bob) if value == vertex.value => mixtures.push(bob),
+            (found, bob) if found == *value => mixtures.push(bob),
             _ => continue,
         }
         let mean = mean(&mixtures);
@@ -109,54 +110,4 @@ fn mean(mixtures: &[Vec<(Tree, Rational)>]) -> Vec<(Tree, Rational)> {
         *sum.entry(tree.clone()).or_insert_with(|| Rational::from(0u32)) += y * &share;
     }
     sum.into_iter().collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::games::higher_lower::exact_stage::certificate::certify;
-    use crate::games::higher_lower::exact_stage::exact_stage;
-    use crate::games::higher_lower::face::polytope::AliceFace;
-    use crate::games::higher_lower::solve::{Method, SolveOptions, solve};
-    use std::collections::BTreeSet;
-
-    #[test]
-    fn the_widened_mixture_is_optimal_and_its_point_hull_is_proven_by_the_face_lps() {
-        let options = SolveOptions::new(Method::Auto, 1e-10, 100_000);
-        let (mut narrowed, mut to_a_point) = (0, 0);
-        let mut previous = None;
-        for n in 1..=60 {
-            let float = solve(n, &options, previous.as_ref());
-            let exact = exact_stage(&float).unwrap();
-            previous = Some(float);
-            let vertex_dimension = OptimalFace::new(&exact.value, &exact.bob).dimension();
-            let Some(wider) = &exact.face_mixture else { continue };
-            // Optimal, at least the vertex's support, and a narrower hull.
-            certify(&exact.value, &exact.alpha, wider).unwrap();
-            let support = |m: &[(Tree, Rational)]| -> BTreeSet<Tree> {
-                m.iter().filter(|(_, y)| *y > 0u32).map(|(t, _)| t.clone()).collect()
-            };
-            assert!(support(&exact.bob).is_subset(&support(wider)), "N = {n}");
-            let dimension = OptimalFace::new(&exact.value, wider).dimension();
-            assert!(dimension < vertex_dimension, "N = {n}: {dimension} vs {vertex_dimension}");
-            narrowed += 1;
-            if dimension > 0 {
-                continue;
-            }
-            // A point: the face LPs over the vertex's larger hull find every key
-            // pinned to alpha*, its minimum equal to its maximum.
-            to_a_point += 1;
-            let face = AliceFace::new(&exact.value, &exact.alpha, &exact.bob).unwrap();
-            for k in 0..n {
-                let unit = |sign: i32| -> Vec<Rational> {
-                    (0..n).map(|j| Rational::from(if j == k { sign } else { 0 })).collect()
-                };
-                let low = face.bound_below(&unit(1)).unwrap().bound;
-                let high = -face.bound_below(&unit(-1)).unwrap().bound;
-                assert!(low == exact.alpha[k] && high == exact.alpha[k], "N = {n}, key {}", k + 1);
-            }
-        }
-        eprintln!("N = 1..60: {narrowed} hulls narrowed, {to_a_point} of them to a point");
-        assert!(to_a_point > 0);
-    }
 }
