@@ -270,29 +270,23 @@ fn check_keys(
         let (n, k) = (n_of(table)?, table.u32s(column).map_err(error)?);
         Ok((0..table.num_rows()).map(|r| (n.value(r), k.value(r))).collect())
     };
-    let trees = pairs(bob, "tree")?;
-    let mut tree_counts: BTreeMap<u32, u32> = BTreeMap::new();
-    for (n, _) in &trees {
-        *tree_counts.entry(*n).or_default() += 1;
-    }
-    exact_keys(
-        "bob",
-        trees,
-        ns.iter().flat_map(|&n| (0..tree_counts.get(&(n as u32)).copied().unwrap_or(1)).map(move |k| (n as u32, k))),
-        |(n, k)| format!("N = {n}, tree {k}"),
-    )?;
-    // A wider mixture, where there is one, numbers its trees 0..k-1 too.
-    let wider = pairs(face_mixture, "tree")?;
-    let mut wider_counts: BTreeMap<u32, u32> = BTreeMap::new();
-    for (n, _) in &wider {
-        *wider_counts.entry(*n).or_default() += 1;
-    }
-    exact_keys(
-        "face_mixture",
-        wider,
-        ns.iter().flat_map(|&n| (0..wider_counts.get(&(n as u32)).copied().unwrap_or(0)).map(move |k| (n as u32, k))),
-        |(n, k)| format!("N = {n}, tree {k}"),
-    )?;
+    // Rows numbered 0..k-1 without gaps at each N of the task (at least `least` of them).
+    let numbered = |name: &str, table: &RecordBatch, column: &str, least: u32| -> Result<(), String> {
+        let rows = pairs(table, column)?;
+        let mut counts: BTreeMap<u32, u32> = BTreeMap::new();
+        for (n, _) in &rows {
+            *counts.entry(*n).or_default() += 1;
+        }
+        exact_keys(
+            name,
+            rows,
+            ns.iter().flat_map(|&n| (0..counts.get(&(n as u32)).copied().unwrap_or(least)).map(move |k| (n as u32, k))),
+            |(n, k)| format!("N = {n}, {column} {k}"),
+        )
+    };
+    numbered("bob", bob, "tree", 1)?;
+    // A wider mixture, where there is one.
+    numbered("face_mixture", face_mixture, "tree", 0)?;
     let rounds = values.u32s("rounds").map_err(error)?;
     let planned_rounds: BTreeMap<u32, u32> = (0..values.num_rows()).map(|r| (vn.value(r), rounds.value(r))).collect();
     exact_keys(
@@ -310,17 +304,7 @@ fn check_keys(
         |(n, name)| format!("N = {n}, {name}"),
     )?;
     // The cut cache: trees of N keys, numbered 0..k-1 per N of the task.
-    let cuts = pairs(face_cuts, "cut")?;
-    let mut cut_counts: BTreeMap<u32, u32> = BTreeMap::new();
-    for (n, _) in &cuts {
-        *cut_counts.entry(*n).or_default() += 1;
-    }
-    exact_keys(
-        "face_cuts",
-        cuts,
-        ns.iter().flat_map(|&n| (0..cut_counts.get(&(n as u32)).copied().unwrap_or(0)).map(move |k| (n as u32, k))),
-        |(n, k)| format!("N = {n}, cut {k}"),
-    )?;
+    numbered("face_cuts", face_cuts, "cut", 0)?;
     let (cut_n, depths) = (n_of(face_cuts)?, face_cuts.column_as::<ListArray>("depths").map_err(error)?);
     for r in 0..face_cuts.num_rows() {
         let list = depths.value(r);
