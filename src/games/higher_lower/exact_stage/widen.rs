@@ -14,7 +14,10 @@
 //! A further vertex: the master over the trees tight at the end of the float
 //! solve, each tree's cost raised at random by up to `TILT` (its column
 //! divided by 1 + tilt), whose optimum is a vertex of the untilted optimal
-//! face that favours other trees. Its basis is solved exactly for Bob's side
+//! face that favours other trees. Each tilted master starts from the float
+//! solve's final basis, which the tilt keeps feasible (a column scaled by
+//! 1 / (1 + t) takes the value x (1 + t)) and nearly optimal, instead of from
+//! the slacks. Its basis is solved exactly for Bob's side
 //! alone: x_B = B^-1 1 >= 0 is a feasible point of S x <= 1 (the slacks are
 //! among the basic variables), so Bob's mixture x / sum(x) holds every key
 //! to at most 1 / (2 sum(x)), and where that equals V the mixture is optimal.
@@ -31,13 +34,17 @@ use crate::games::higher_lower::symmetric::SymmetricGame;
 use crate::games::higher_lower::tree::Tree;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// Further vertices tried at most.
 const VERTICES: usize = 4;
-/// Largest relative tilt of a tree's cost: far above the master's single
+/// Largest relative tilt of a tree's cost: above the master's single
 /// precision columns (6e-8) and small enough to keep to the optimal face.
-const TILT: f64 = 1e-5;
+/// With 1e-5 every tilted vertex at N = 1017 was off the face (its exact
+/// value was not V), and the widening spent 7 s for nothing; with 1e-6 two
+/// of four were on it, and the hull went from dimension 6 to 1
+/// (docs/higher-lower-experiments.md#bobs-vertex-mixture-made-the-face-look-larger-than-it-is).
+const TILT: f64 = 1e-6;
 /// Trees within this (relative) of the best against the float strategy count as tight.
 const TIGHT: f64 = 1e-9;
 
@@ -58,6 +65,7 @@ pub fn widened_mixture(
     let cost = |tree: &Tree| game.column(tree).iter().zip(&float.beta).map(|(s, b)| f64::from(*s) * b).sum::<f64>();
     let best = float.pool.iter().map(cost).fold(f64::INFINITY, f64::min);
     let tight: Vec<&Tree> = float.pool.iter().filter(|tree| cost(tree) <= best * (1.0 + TIGHT)).collect();
+    let start = final_basis(float, &tight);
     let mut mixtures = vec![vertex.to_vec()];
     let mut narrowest = (first, None);
     for k in 0..VERTICES {
@@ -70,6 +78,7 @@ pub fn widened_mixture(
             })
             .collect();
         let mut master = RestrictedMaster::new(game.rows(), &columns);
+        master.start_from(&start);
         master.solve();
         let basis: Vec<BasicVar> = master
             .basis()
@@ -100,6 +109,22 @@ pub fn widened_mixture(
         }
     }
     narrowest.1
+}
+
+/// The float solve's final basis over the `tight` trees. A basic tree that
+/// rounding left out of them is replaced by a slack; `start_from` repairs the
+/// basis if that makes it singular.
+fn final_basis(float: &FloatSolution, tight: &[&Tree]) -> Vec<Var> {
+    let index: HashMap<&Tree, usize> = tight.iter().enumerate().map(|(c, tree)| (*tree, c)).collect();
+    float
+        .basis
+        .iter()
+        .enumerate()
+        .map(|(i, var)| match var {
+            BasicVar::Slack(j) => Var::Slack(*j),
+            BasicVar::Tree(tree) => index.get(tree).map_or(Var::Slack(i), |&c| Var::Column(c)),
+        })
+        .collect()
 }
 
 /// The mean of mixtures, each tree once.

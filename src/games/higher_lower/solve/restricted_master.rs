@@ -175,6 +175,26 @@ impl RestrictedMaster {
         master
     }
 
+    /// Replaces the basis by `basis` (m variables): a known optimum of a
+    /// nearby problem to start from. A column that is numerically dependent on
+    /// the others gives way to a slack (see `refactor`).
+    pub fn start_from(&mut self, basis: &[Var]) {
+        assert_eq!(basis.len(), self.m, "a basis has one variable per row");
+        for var in &self.basis {
+            if let Var::Column(c) = var {
+                self.is_basic[*c] = false;
+            }
+        }
+        for var in basis {
+            if let Var::Column(c) = var {
+                self.is_basic[*c] = true;
+                self.ever_basic[*c] = true;
+            }
+        }
+        self.basis = basis.to_vec();
+        self.refactor();
+    }
+
     /// With `false`, every column stays in the working set: pricing scans the
     /// whole pool at every pivot (the master before working sets, for benchmarks).
     pub fn set_working_set(&mut self, on: bool) {
