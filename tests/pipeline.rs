@@ -105,12 +105,7 @@ fn higher_lower_sweep_is_certified_and_tampering_is_caught() {
     let moved = gamesweep::exact::Rational::from_signeds(1, 1000) * &exact[first];
     exact[first] -= &moved;
     exact[first + 1] += &moved;
-    rewrite_column(&alice, "prob", |_| {
-        Arc::new(StringArray::from(exact.iter().map(gamesweep::exact::format_pq).collect::<Vec<_>>()))
-    });
-    rewrite_column(&alice, "prob_f64", |_| {
-        Arc::new(arrow::array::Float64Array::from(exact.iter().map(gamesweep::exact::to_f64).collect::<Vec<_>>()))
-    });
+    rewrite_exact(&alice, "prob", &exact);
     let verify = run(&["verify", out.to_str().unwrap()]);
     let stdout = String::from_utf8_lossy(&verify.stdout);
     assert_eq!(verify.status.code(), Some(1));
@@ -142,12 +137,7 @@ fn higher_lower_sweep_is_certified_and_tampering_is_caught() {
     let moved = gamesweep::exact::Rational::from_signeds(1, 2) * &exact[0];
     exact[0] -= &moved;
     exact[1] += &moved;
-    rewrite_column(&wider, "weight", |_| {
-        Arc::new(StringArray::from(exact.iter().map(gamesweep::exact::format_pq).collect::<Vec<_>>()))
-    });
-    rewrite_column(&wider, "weight_f64", |_| {
-        Arc::new(arrow::array::Float64Array::from(exact.iter().map(gamesweep::exact::to_f64).collect::<Vec<_>>()))
-    });
+    rewrite_exact(&wider, "weight", &exact);
     let verify = run(&["verify", out.to_str().unwrap()]);
     let stdout = String::from_utf8_lossy(&verify.stdout);
     let expected = format!("N = {}: face_mixture: Bob's mixture lets Alice get", ns.value(0));
@@ -525,4 +515,14 @@ fn a_read_only_archive_is_verified_without_recording() {
         stdout.contains("failed value-iteration-h300: ") && stdout.contains("the repair could not be written"),
         "{stdout}"
     );
+}
+
+/// Rewrites an exact column ("p/q" strings) and its `_f64` twin with `values`.
+fn rewrite_exact(path: &Path, column: &str, values: &[gamesweep::exact::Rational]) {
+    rewrite_column(path, column, |_| {
+        Arc::new(StringArray::from(values.iter().map(gamesweep::exact::format_pq).collect::<Vec<_>>()))
+    });
+    rewrite_column(path, &format!("{column}_f64"), |_| {
+        Arc::new(arrow::array::Float64Array::from(values.iter().map(gamesweep::exact::to_f64).collect::<Vec<_>>()))
+    });
 }
