@@ -2,9 +2,10 @@
 //! as a sweep solves them (the first N cold, each next one warm from the
 //! previous), by the master before working sets on one thread ("old") and
 //! with the working set on one and on two threads ("new"), with loosely
-//! solved early masters as well, and with points toward the averaged duals
-//! priced as well (on one and two threads), side by side in one run: seconds (median of the runs), pricing rounds, simplex pivots and
-//! the ratio to "old". All use the cache-friendly Knuth DP.
+//! solved early masters as well, with points toward the averaged duals
+//! priced as well, and with sketched steepest edges (on one and two threads),
+//! side by side in one run: seconds (median of the runs), pricing rounds,
+//! simplex pivots and the ratio to "old". All use the cache-friendly Knuth DP.
 //!
 //!   cargo bench --bench higher_lower_hard                       # chains 249..256 and 505..512
 //!   HL_HARD_CHAINS=505-512,1009-1016 HL_HARD_RUNS=1 cargo bench --bench higher_lower_hard
@@ -33,15 +34,17 @@ struct Variant {
     working_set: bool,
     loose_master: bool,
     averaged_duals: bool,
+    sketched_edges: bool,
     threads: usize,
 }
 
-const VARIANTS: [Variant; 7] = [
+const VARIANTS: [Variant; 9] = [
     Variant {
         name: "old: whole pool priced, 1 thread",
         working_set: false,
         loose_master: false,
         averaged_duals: false,
+        sketched_edges: false,
         threads: 1,
     },
     Variant {
@@ -49,6 +52,7 @@ const VARIANTS: [Variant; 7] = [
         working_set: true,
         loose_master: false,
         averaged_duals: false,
+        sketched_edges: false,
         threads: 1,
     },
     Variant {
@@ -56,6 +60,7 @@ const VARIANTS: [Variant; 7] = [
         working_set: true,
         loose_master: false,
         averaged_duals: false,
+        sketched_edges: false,
         threads: 2,
     },
     Variant {
@@ -63,6 +68,7 @@ const VARIANTS: [Variant; 7] = [
         working_set: true,
         loose_master: true,
         averaged_duals: false,
+        sketched_edges: false,
         threads: 2,
     },
     Variant {
@@ -70,6 +76,7 @@ const VARIANTS: [Variant; 7] = [
         working_set: true,
         loose_master: true,
         averaged_duals: false,
+        sketched_edges: false,
         threads: 1,
     },
     Variant {
@@ -77,6 +84,7 @@ const VARIANTS: [Variant; 7] = [
         working_set: true,
         loose_master: true,
         averaged_duals: true,
+        sketched_edges: false,
         threads: 1,
     },
     Variant {
@@ -84,6 +92,23 @@ const VARIANTS: [Variant; 7] = [
         working_set: true,
         loose_master: true,
         averaged_duals: true,
+        sketched_edges: false,
+        threads: 2,
+    },
+    Variant {
+        name: "new: + sketched edges, 1 thread",
+        working_set: true,
+        loose_master: true,
+        averaged_duals: true,
+        sketched_edges: true,
+        threads: 1,
+    },
+    Variant {
+        name: "new: + sketched edges, 2 threads",
+        working_set: true,
+        loose_master: true,
+        averaged_duals: true,
+        sketched_edges: true,
         threads: 2,
     },
 ];
@@ -98,6 +123,7 @@ fn chain(first: usize, last: usize, variant: &Variant) -> (f64, u64, u64) {
         working_set: variant.working_set,
         loose_master: variant.loose_master,
         averaged_duals: variant.averaged_duals,
+        sketched_edges: variant.sketched_edges,
     };
     pool.install(|| {
         let start = Instant::now();

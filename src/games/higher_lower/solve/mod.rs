@@ -7,6 +7,7 @@
 //! value is an upper bound. The methods are the seed's variants and ours,
 //! selectable for side-by-side comparison.
 
+pub mod edge_sketch;
 pub mod kernels;
 pub mod restricted_master;
 
@@ -14,7 +15,7 @@ use super::pricing::{depth_limited_dp, floored, interval_dp, monotone_root_dp, m
 use super::symmetric::SymmetricGame;
 use super::tree::Tree;
 use rayon::prelude::*;
-use restricted_master::{RestrictedMaster, Var};
+use restricted_master::{EnteringRule, RestrictedMaster, Var};
 use serde::Deserialize;
 use std::collections::HashSet;
 use std::time::Instant;
@@ -125,12 +126,23 @@ pub struct SolveOptions {
     /// Whether `auto` also prices points toward a running average of the
     /// master's duals (`TOWARD_AVERAGE`); off, only `SPREAD` (for benchmarks).
     pub averaged_duals: bool,
+    /// Whether the master measures its entering candidates' edges on a
+    /// sketch of B^-1 (`EnteringRule::SketchedEdges`); off, four exactly (for benchmarks).
+    pub sketched_edges: bool,
 }
 
 impl SolveOptions {
     /// The method with every speed-up on (what sweeps use).
     pub fn new(method: Method, tolerance: f64, max_rounds: u32) -> Self {
-        SolveOptions { method, tolerance, max_rounds, working_set: true, loose_master: true, averaged_duals: true }
+        SolveOptions {
+            method,
+            tolerance,
+            max_rounds,
+            working_set: true,
+            loose_master: true,
+            averaged_duals: true,
+            sketched_edges: true,
+        }
     }
 }
 
@@ -180,6 +192,9 @@ pub fn solve(n: usize, options: &SolveOptions, previous: Option<&FloatSolution>)
     let mut columns = Columns::default();
     let mut master = RestrictedMaster::new(game.rows(), &[]);
     master.set_working_set(options.working_set);
+    if !options.sketched_edges {
+        master.set_entering_rule(EnteringRule::ExactEdges);
+    }
     let gamma = first_columns(&game, options, previous, &mut columns, &mut master);
     // Our stability centre: the point with the best lower bound so far, starting
     // from the guess (which away from powers of two is exactly optimal for Alice).

@@ -12,7 +12,8 @@
 //! Each pivot costs O(m^2) (one pass over the inverse updates it and computes
 //! the next entering direction); the inverse is rebuilt from the basis when
 //! the residuals of x and w show drift. The entering variable is the
-//! steepest edge among a few Dantzig candidates.
+//! steepest edge among the best Dantzig candidates, their edges measured on
+//! a random sketch of B^-1 (`edge_sketch`).
 //!
 //! The right-hand side is perturbed for good (b = 1 + a random 1e-9..2e-9 per
 //! row): tree columns tie on whole rows, so with b = 1 hundreds of basic
@@ -25,10 +26,21 @@
 //! runs several times faster per pivot than HiGHS's hot-started simplex
 //! (docs/higher-lower-experiments.md#a-dense-simplex-of-our-own).
 
+use super::edge_sketch::EdgeSketch;
 use super::kernels::{dot_f32, dots, sub_scaled};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
+
+/// How the master measures the edges of its entering candidates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EnteringRule {
+    /// The best `SKETCHED_CANDIDATES`, measured on the sketch (`edge_sketch`);
+    /// only the chosen one's direction is computed.
+    SketchedEdges,
+    /// The best `CANDIDATES`, each direction computed and measured exactly.
+    ExactEdges,
+}
 
 /// A basic or entering variable: the slack of row j, or column c (in order of addition).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -67,8 +79,16 @@ const WORKING_SET_ADMIT: usize = 32;
 /// is too short to pay for the split).
 const PARALLEL_ROWS: usize = 128;
 /// Candidates of each pricing whose directions are computed, the best of them
-/// by steepest edge entering (see `choose_entering`).
+/// by steepest edge entering (`EnteringRule::ExactEdges`, see `candidates`).
 const CANDIDATES: usize = 4;
+/// Candidates of each pricing whose edges the sketch measures
+/// (`EnteringRule::SketchedEdges`), and the sketch's rows. Warm N = 1017..1019
+/// from 1016 on one thread: exact edges of 4 candidates 122.4 s, 560k pivots;
+/// 16 sketch rows and 32 candidates 90.9 s, 370k; 24 candidates 92.2 s; 16
+/// 94.4 s; 8 rows 94.4 s with the first kernel (see the docs:
+/// docs/higher-lower-experiments.md#sketched-steepest-edge-2026-11-26-issue-33).
+const SKETCHED_CANDIDATES: usize = 32;
+const SKETCH_ROWS: usize = 16;
 /// Basic values down to minus this count as feasible in the ratio test; a
 /// rebuild of the inverse that finds a value below it shifts b to lift it.
 const FEASIBILITY_TOLERANCE: f64 = 1e-11;
@@ -106,6 +126,8 @@ pub struct RestrictedMaster {
     ever_basic: Vec<bool>,
     /// B^-1, row-major m x m.
     inverse: Vec<f64>,
+    /// The sketch of B^-1 that measures the candidates' edges (`EnteringRule::SketchedEdges`).
+    sketch: Option<EdgeSketch>,
     /// The perturbed right-hand side b.
     rhs: Vec<f64>,
     /// Values of the basic variables, B^-1 b.
@@ -152,7 +174,7 @@ impl RestrictedMaster {
             basis: (0..m).map(Var::Slack).collect(),
             is_basic: Vec::new(),
             ever_basic: Vec::new(),
-            inverse,
+            sketch: Some(EdgeSketch::new(&inverse, m, SKETCH_ROWS)),
             values: rhs.clone(),
             rhs,
             rng,
@@ -168,6 +190,7 @@ impl RestrictedMaster {
             pivots_since_refactor: 0,
             refactor_interval: REFACTOR_EVERY_ROWS * m.max(8),
             iterations: 0,
+            inverse,
         };
         for column in initial {
             master.add_column(column);
@@ -199,6 +222,15 @@ impl RestrictedMaster {
     /// whole pool at every pivot (the master before working sets, for benchmarks).
     pub fn set_working_set(&mut self, on: bool) {
         self.trim_working = on;
+    }
+
+    /// How the entering variable is chosen among the pricing candidates (the
+    /// sketched rule unless set; the exact one for benchmarks).
+    pub fn set_entering_rule(&mut self, rule: EnteringRule) {
+        self.sketch = match rule {
+            EnteringRule::SketchedEdges => Some(EdgeSketch::new(&self.inverse, self.m, SKETCH_ROWS)),
+            EnteringRule::ExactEdges => None,
+        };
     }
 
     /// Simplex pivots over all solves.
@@ -283,12 +315,16 @@ impl RestrictedMaster {
     /// `candidates`), computed from the current inverse.
     fn choose_entering(&mut self) -> Option<(Var, Vec<f64>)> {
         let candidates = self.candidates();
+        if self.sketch.is_some() {
+            return self.sketched_steepest(&candidates).map(|var| (var, self.direction(var)));
+        }
         let directions: Vec<Vec<f64>> = candidates.iter().map(|(var, _)| self.direction(*var)).collect();
         steepest_edge(&candidates, directions)
     }
 
     /// The improving variables at the current duals with their reduced costs,
-    /// at most `CANDIDATES`, most improving first: the slacks and the columns
+    /// at most `CANDIDATES` (`SKETCHED_CANDIDATES` with the sketch), most
+    /// improving first: the slacks and the columns
     /// of the first segment (from a rotating start) of the working set that
     /// has improving ones. Dantzig's rule alone (the first candidate)
     /// zig-zags on this nearly dual degenerate master: columns enter and
@@ -297,7 +333,8 @@ impl RestrictedMaster {
     /// pivots: N = 501..503 warm from 500 (spread pricing) 41k / 65k / 64k
     /// pivots with Dantzig, 29k / 27k / 34k with 4 candidates, 14k / 21k / 16k
     /// with 16, whose directions cost more than they save; N = 505 cold: 38.7 s
-    /// with 1, 32.9 s with 2, 29.5 s with 4.
+    /// with 1, 32.9 s with 2, 29.5 s with 4. The sketch measures 32 for less
+    /// than the exact four cost (see `SKETCHED_CANDIDATES`).
     ///
     /// The working set holds the columns added lately and those that entered
     /// from the pool; only when it has no improving column is the whole pool
@@ -307,7 +344,7 @@ impl RestrictedMaster {
     fn candidates(&mut self) -> Vec<(Var, f64)> {
         let tolerance = self.optimality_tolerance();
         let scale = self.duals.iter().map(|x| x.abs()).sum::<f64>().max(1e-300);
-        let mut best = Best::new(CANDIDATES);
+        let mut best = Best::new(if self.sketch.is_some() { SKETCHED_CANDIDATES } else { CANDIDATES });
         // A slack's reduced cost is -w_j; its threshold is relative to the duals' scale.
         for j in 0..self.m {
             best.offer(Var::Slack(j), -self.duals[j], -self.duals[j] / scale > tolerance);
@@ -378,6 +415,21 @@ impl RestrictedMaster {
         let tolerance =
             if self.stalled_pivots >= self.stall_limit { STALLED_OPTIMALITY_TOLERANCE } else { OPTIMALITY_TOLERANCE };
         tolerance.max(self.loose)
+    }
+
+    /// The candidate with the steepest edge, rc^2 / (1 + |B^-1 a|^2), its
+    /// length estimated from the sketch.
+    fn sketched_steepest(&self, candidates: &[(Var, f64)]) -> Option<Var> {
+        let sketch = self.sketch.as_ref()?;
+        let length2 = |var: Var| match var {
+            Var::Slack(j) => sketch.slack_length2(j),
+            Var::Column(c) => sketch.column_length2(&self.columns[c]),
+        };
+        candidates
+            .iter()
+            .map(|&(var, gain)| (gain * gain / (1.0 + length2(var)), var))
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, var)| var)
     }
 
     /// B^-1 a for the variable's column a (FTRAN).
@@ -480,7 +532,14 @@ impl RestrictedMaster {
         self.iterations += 1;
         self.pivots_since_refactor += 1;
 
-        let candidates = if choose_next { self.candidates() } else { Vec::new() };
+        if let Some(sketch) = &mut self.sketch {
+            sketch.update(r, d, &pivot_row);
+        }
+        let mut candidates = if choose_next { self.candidates() } else { Vec::new() };
+        if self.sketch.is_some() {
+            // Only the chosen candidate's direction is computed in the pass below.
+            candidates = self.sketched_steepest(&candidates).map(|var| (var, 0.0)).into_iter().collect();
+        }
         // The candidates' columns in f64 (a slack's is a unit vector), so one
         // kernel call per row of B^-1 computes four directions' entries.
         let dense: Vec<Vec<f64>> = candidates
@@ -620,6 +679,9 @@ impl RestrictedMaster {
             self.inverse.chunks_exact(m).map(|row| row.iter().zip(&self.rhs).map(|(a, b)| a * b).sum()).collect();
         self.shift_infeasible();
         self.duals = self.compute_duals();
+        if let Some(sketch) = &mut self.sketch {
+            sketch.rebuild(&self.inverse);
+        }
         Ok(())
     }
 
@@ -739,6 +801,11 @@ mod tests {
     #[test]
     fn agrees_with_microlp_on_random_games_added_column_by_column() {
         random_games_agree_with_microlp(|_| {}, 1e-9);
+    }
+
+    #[test]
+    fn the_exact_edges_still_solve() {
+        random_games_agree_with_microlp(|master| master.set_entering_rule(EnteringRule::ExactEdges), 1e-9);
     }
 
     #[test]
