@@ -541,7 +541,8 @@ impl RestrictedMaster {
             candidates = self.sketched_steepest(&candidates).map(|var| (var, 0.0)).into_iter().collect();
         }
         // The candidates' columns in f64 (a slack's is a unit vector), so one
-        // kernel call per row of B^-1 computes four directions' entries.
+        // kernel call per row of B^-1 computes every candidate's entry (four
+        // with the exact rule, the chosen one with the sketch).
         let dense: Vec<Vec<f64>> = candidates
             .iter()
             .map(|(var, _)| match var {
