@@ -7,6 +7,7 @@
 //! value is an upper bound. The methods are the seed's variants and ours,
 //! selectable for side-by-side comparison.
 
+mod column_store;
 pub mod edge_sketch;
 pub mod kernels;
 pub mod restricted_master;

@@ -1,0 +1,97 @@
+//! The master's columns, stored as compactly as their entries allow.
+//!
+//! Why: pricing scans the working set (about three columns per row) at every
+//! pivot, so near N = 1024 it reads megabytes per pivot and was a quarter of
+//! the master's time. Tree columns S_T(j) = d_T(j) + d_T(N + 1 - j) are small
+//! integers, exact in one byte: a quarter of single precision's traffic
+//! (docs/higher-lower-experiments.md#cheaper-pivots-columns-in-bytes-a-fused-pass-a-single-precision-sketch-2026-11-26-issue-33).
+//! Columns that are not (the cold start's coarse game averages rows, the exact
+//! stage tilts its columns) keep single precision.
+
+use super::kernels::{dot_f32, dot_u8};
+
+pub enum ColumnStore {
+    /// Every column so far has integer entries in 0..=255.
+    Bytes(Vec<Vec<u8>>),
+    /// Some column has not; all are held in f32.
+    Singles(Vec<Vec<f32>>),
+}
+
+impl ColumnStore {
+    pub fn new() -> Self {
+        ColumnStore::Bytes(Vec::new())
+    }
+
+    pub fn len(&self) -> usize {
+        match self {
+            ColumnStore::Bytes(columns) => columns.len(),
+            ColumnStore::Singles(columns) => columns.len(),
+        }
+    }
+
+    /// Appends a column; the first that bytes cannot hold exactly moves the
+    /// store to single precision.
+    pub fn push(&mut self, column: &[f64]) {
+        let fits = |v: f64| (0.0..=255.0).contains(&v) && v.fract() == 0.0;
+        if let ColumnStore::Bytes(columns) = self {
+            if column.iter().all(|&v| fits(v)) {
+                columns.push(column.iter().map(|&v| v as u8).collect());
+                return;
+            }
+            let singles = columns.iter().map(|c| c.iter().map(|&v| f32::from(v)).collect()).collect();
+            *self = ColumnStore::Singles(singles);
+        }
+        if let ColumnStore::Singles(columns) = self {
+            columns.push(column.iter().map(|&v| v as f32).collect());
+        }
+    }
+
+    /// sum_i x_i a_i for column c = a.
+    pub fn dot(&self, c: usize, x: &[f64]) -> f64 {
+        match self {
+            ColumnStore::Bytes(columns) => dot_u8(x, &columns[c]),
+            ColumnStore::Singles(columns) => dot_f32(x, &columns[c]),
+        }
+    }
+
+    /// Column c in f64.
+    pub fn widened(&self, c: usize) -> Vec<f64> {
+        match self {
+            ColumnStore::Bytes(columns) => columns[c].iter().map(|&v| f64::from(v)).collect(),
+            ColumnStore::Singles(columns) => columns[c].iter().map(|&v| f64::from(v)).collect(),
+        }
+    }
+
+    /// Column c in f32, written into `out` (the sketch's single-precision kernel reads it).
+    pub fn single_into(&self, c: usize, out: &mut Vec<f32>) {
+        out.clear();
+        match self {
+            ColumnStore::Bytes(columns) => out.extend(columns[c].iter().map(|&v| f32::from(v))),
+            ColumnStore::Singles(columns) => out.extend_from_slice(&columns[c]),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integer_columns_stay_in_bytes_until_one_does_not_fit() {
+        let x = [0.5, -2.0, 3.25];
+        let mut store = ColumnStore::new();
+        store.push(&[1.0, 2.0, 255.0]);
+        store.push(&[0.0, 7.0, 3.0]);
+        assert!(matches!(store, ColumnStore::Bytes(_)));
+        assert_eq!(store.dot(0, &x), 0.5 - 4.0 + 3.25 * 255.0);
+        store.push(&[1.5, 2.0, 3.0]);
+        assert!(matches!(store, ColumnStore::Singles(_)));
+        store.push(&[256.0, 0.0, 1.0]);
+        assert_eq!(store.len(), 4);
+        assert_eq!(store.widened(1), vec![0.0, 7.0, 3.0]);
+        assert_eq!(store.dot(2, &x), 0.75 - 4.0 + 9.75);
+        let mut single = Vec::new();
+        store.single_into(3, &mut single);
+        assert_eq!(single, vec![256.0, 0.0, 1.0]);
+    }
+}
