@@ -200,12 +200,35 @@ impl<W: Weight + std::ops::Sub<Output = W>> MonotoneRootTables<W> {
             self.cost_t[j] = W::zero();
         }
         let prefix = prefix_sums(weights);
+        // Symmetric weights (the solver's: it prices symmetric strategies)
+        // make [a, b] cost what its mirror [N+1-b, N+1-a] costs, with the
+        // mirrored root. For a + b <= N the mirror lies in a row already
+        // filled, so half the cells are copies (N = 1017: see the docs,
+        // higher-lower-experiments.md#the-pricing-dp-on-symmetric-weights).
+        let symmetric = (0..n / 2).all(|k| weights[k] == weights[n - 1 - k]);
         for a in (1..=n).rev() {
             for b in a..=n {
+                if symmetric && a + b <= n {
+                    let (mirror_a, mirror_b) = (n + 1 - b, n + 1 - a);
+                    let value = self.cost_t[self.at_t(mirror_a, mirror_b)].clone();
+                    let r = n + 1 - usize::from(self.root[self.at(mirror_a, mirror_b)]);
+                    let (i, j) = (self.at(a, b), self.at_t(a, b));
+                    self.cost_t[j] = value.clone();
+                    self.cost[i] = value;
+                    self.root[i] = r as u16;
+                    continue;
+                }
+                // A mirrored root is the rightmost optimal one where the
+                // computed are leftmost, so the two bounds can cross on ties;
+                // between them, either way, lies an optimal root (Knuth's
+                // exchange argument holds for any optimal roots of [a, b-1]
+                // and [a+1, b]).
                 let (low, high) = if a == b {
                     (a, a)
                 } else {
-                    (usize::from(self.root[self.at(a, b - 1)]), usize::from(self.root[self.at(a + 1, b)]))
+                    let (left, below) =
+                        (usize::from(self.root[self.at(a, b - 1)]), usize::from(self.root[self.at(a + 1, b)]));
+                    (left.min(below), left.max(below))
                 };
                 // Leftmost best root on ties, as the interval DP.
                 let (row, column) = (self.at(a, 0), self.at_t(0, b));
@@ -345,6 +368,24 @@ mod tests {
             if let Some(tight) = depth_limited_dp(&w, h - 1) {
                 prop_assert!(tight.cost >= exact.cost);
             }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// Symmetric weights take the mirrored half of the DP; few distinct
+        /// values make many ties, where mirrored and computed roots differ.
+        #[test]
+        fn symmetric_weights_match_the_cubic_dp(half in prop::collection::vec(0i64..4, 1..=40), odd in any::<bool>()) {
+            let mut weights = half.clone();
+            weights.extend(half.iter().rev().skip(usize::from(odd)));
+            let w = float(&weights);
+            let exact = interval_dp(&w);
+            let knuth = monotone_root_dp(&w);
+            prop_assert_eq!(knuth.cost, exact.cost);
+            prop_assert_eq!(cost(&knuth.tree, &w), exact.cost);
+            prop_assert_eq!(monotone_root_dp_f64(&w).cost, exact.cost);
         }
     }
 
