@@ -13,7 +13,7 @@ pub fn dot_f32(a: &[f64], b: &[f32]) -> f64 {
         // SAFETY: the CPU supports the features the function is compiled for.
         return unsafe { dot_f32_avx2(a, b) };
     }
-    dot_f32_body::<false>(a, b)
+    dot_widened_body::<f32, false>(a, b)
 }
 
 /// sum_i a_i b_i with `b` stored in bytes (the master's tree columns: small
@@ -24,7 +24,7 @@ pub fn dot_u8(a: &[f64], b: &[u8]) -> f64 {
         // SAFETY: the CPU supports the features the function is compiled for.
         return unsafe { dot_u8_avx2(a, b) };
     }
-    dot_u8_body::<false>(a, b)
+    dot_widened_body::<u8, false>(a, b)
 }
 
 /// sum_i a_i b_i, in four lanes: the face LPs scan thousands of cut rows
@@ -100,13 +100,13 @@ fn sub_scaled_dot_avx2(y: &mut [f64], factor: f64, x: &[f64], a: &[f64]) -> f64 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
 fn dot_u8_avx2(a: &[f64], b: &[u8]) -> f64 {
-    dot_u8_body::<true>(a, b)
+    dot_widened_body::<u8, true>(a, b)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
 fn dot_f32_avx2(a: &[f64], b: &[f32]) -> f64 {
-    dot_f32_body::<true>(a, b)
+    dot_widened_body::<f32, true>(a, b)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -133,31 +133,18 @@ fn multiply_add<const FUSED: bool>(a: f64, b: f64, c: f64) -> f64 {
     if FUSED { a.mul_add(b, c) } else { a * b + c }
 }
 
-/// Eight independent accumulators, so the compiler can vectorise the sum.
+/// sum_i a_i b_i with `b` in a narrow type widened to f64 (the master's
+/// columns: f32 or bytes), eight independent accumulators so the compiler
+/// can vectorise the sum.
 #[inline(always)]
-fn dot_f32_body<const FUSED: bool>(a: &[f64], b: &[f32]) -> f64 {
+fn dot_widened_body<T: Copy + Into<f64>, const FUSED: bool>(a: &[f64], b: &[T]) -> f64 {
     debug_assert_eq!(a.len(), b.len());
     let mut lanes = [0.0f64; 8];
     let (a8, b8) = (a.chunks_exact(8), b.chunks_exact(8));
-    let tail: f64 = a8.remainder().iter().zip(b8.remainder()).map(|(x, y)| x * f64::from(*y)).sum();
+    let tail: f64 = a8.remainder().iter().zip(b8.remainder()).map(|(x, y)| x * (*y).into()).sum();
     for (x, y) in a8.zip(b8) {
         for k in 0..8 {
-            lanes[k] = multiply_add::<FUSED>(x[k], f64::from(y[k]), lanes[k]);
-        }
-    }
-    lanes.iter().sum::<f64>() + tail
-}
-
-/// As `dot_f32_body`, for byte entries.
-#[inline(always)]
-fn dot_u8_body<const FUSED: bool>(a: &[f64], b: &[u8]) -> f64 {
-    debug_assert_eq!(a.len(), b.len());
-    let mut lanes = [0.0f64; 8];
-    let (a8, b8) = (a.chunks_exact(8), b.chunks_exact(8));
-    let tail: f64 = a8.remainder().iter().zip(b8.remainder()).map(|(x, y)| x * f64::from(*y)).sum();
-    for (x, y) in a8.zip(b8) {
-        for k in 0..8 {
-            lanes[k] = multiply_add::<FUSED>(x[k], f64::from(y[k]), lanes[k]);
+            lanes[k] = multiply_add::<FUSED>(x[k], y[k].into(), lanes[k]);
         }
     }
     lanes.iter().sum::<f64>() + tail
@@ -246,7 +233,7 @@ fn dots_single_body<const FUSED: bool>(a: &[f32], rows: &[f32], out: &mut [f32])
     }
 }
 
-/// Eight independent accumulators, as in `dot_f32_body`.
+/// Eight independent accumulators, as in `dot_widened_body`.
 #[inline(always)]
 fn sub_scaled_dot_body<const FUSED: bool>(y: &mut [f64], factor: f64, x: &[f64], a: &[f64]) -> f64 {
     debug_assert!(y.len() == x.len() && y.len() == a.len());
