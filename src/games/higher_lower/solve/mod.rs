@@ -180,6 +180,11 @@ const AVERAGE_NEWEST: f64 = 0.2;
 const LOOSE_MASTER: f64 = 0.1;
 const LOOSE_MASTER_MAX: f64 = 1e-3;
 
+/// Polishes of the final basis (`RestrictedMaster::polish`) before the exact
+/// stage takes what is left: each one that pivots moves the duals, so pricing
+/// runs again and may add columns.
+const MAX_POLISHES: u32 = 4;
+
 /// Relative gap within which N-1's trees are carried to N (`near_optimal`).
 const CARRY_GAP: f64 = 1e-4;
 
@@ -209,6 +214,7 @@ pub fn solve(n: usize, options: &SolveOptions, previous: Option<&FloatSolution>)
     // precision (`LOOSE_MASTER`).
     let mut master_tolerance = 0.0;
     let mut average: Option<Vec<f64>> = None;
+    let mut polishes = 0;
     let optimum = loop {
         let optimum = master.solve_within(master_tolerance);
         rounds += 1;
@@ -267,6 +273,12 @@ pub fn solve(n: usize, options: &SolveOptions, previous: Option<&FloatSolution>)
             if master_tolerance > 0.0 && rounds < options.max_rounds {
                 // Nothing enters against a loosely solved master: solve it fully and price again.
                 master_tolerance = 0.0;
+                continue;
+            }
+            // Optimal for the perturbed b: make the basis feasible for b = 1
+            // too, and price again if that moved the duals.
+            if entering.is_empty() && polishes < MAX_POLISHES && master.polish() > 0 {
+                polishes += 1;
                 continue;
             }
             break optimum;
