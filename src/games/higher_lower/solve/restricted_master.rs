@@ -20,9 +20,9 @@
 //! variables sit at zero and the simplex stalls or cycles on the degenerate
 //! vertex. Perturbed, every vertex is non-degenerate and every pivot gains.
 //! The duals do not depend on b, so pricing is unaffected; the values and the
-//! objective reported are those of b = 1 (`Optimum`), and a basis that is
-//! optimal for the perturbed b but slightly infeasible for b = 1 is repaired
-//! by the exact stage. On this small, dense LP the master
+//! objective reported are those of b = 1 (`Optimum`), and a final basis that
+//! is optimal for the perturbed b but slightly infeasible for b = 1 is made
+//! feasible by dual pivots at b = 1 (`polish`). On this small, dense LP the master
 //! runs several times faster per pivot than HiGHS's hot-started simplex
 //! (docs/higher-lower-experiments.md#a-dense-simplex-of-our-own).
 
