@@ -27,14 +27,14 @@
 
 use super::basis::{bob_mixture, factor};
 use crate::exact::Rational;
-use crate::games::higher_lower::face::hull::OptimalFace;
+use crate::games::higher_lower::face::hull::{OptimalFace, tight_keys};
 use crate::games::higher_lower::solve::restricted_master::{RestrictedMaster, Var};
 use crate::games::higher_lower::solve::{BasicVar, FloatSolution};
 use crate::games::higher_lower::symmetric::SymmetricGame;
 use crate::games::higher_lower::tree::Tree;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Further vertices tried at most.
 const VERTICES: usize = 4;
@@ -57,20 +57,25 @@ pub fn widened_mixture(
     value: &Rational,
     vertex: &[(Tree, Rational)],
 ) -> Option<Vec<(Tree, Rational)>> {
-    let dimension = |mixture: &[(Tree, Rational)]| OptimalFace::new(value, mixture).dimension();
-    let first = dimension(vertex);
+    let first = OptimalFace::new(value, vertex).dimension();
     if first == 0 {
         return None;
     }
+    // The mean's hull from the keys tight in every mixture and the union of
+    // their supports (`OptimalFace::from_parts`); the mean itself only for the
+    // narrowest.
+    let mut tight: BTreeSet<usize> = tight_keys(value, vertex).into_iter().collect();
+    let mut support: BTreeSet<Tree> = vertex.iter().filter(|(_, y)| *y > 0u32).map(|(t, _)| t.clone()).collect();
     let cost = |tree: &Tree| game.column(tree).iter().zip(&float.beta).map(|(s, b)| f64::from(*s) * b).sum::<f64>();
     let best = float.pool.iter().map(cost).fold(f64::INFINITY, f64::min);
-    let tight: Vec<&Tree> = float.pool.iter().filter(|tree| cost(tree) <= best * (1.0 + TIGHT)).collect();
-    let start = final_basis(float, &tight);
+    let tight_trees: Vec<&Tree> = float.pool.iter().filter(|tree| cost(tree) <= best * (1.0 + TIGHT)).collect();
+    let start = final_basis(float, &tight_trees);
     let mut mixtures = vec![vertex.to_vec()];
-    let mut narrowest = (first, None);
+    // The narrowest dimension and how many mixtures its mean takes.
+    let mut narrowest = (first, 1);
     for k in 0..VERTICES {
         let mut rng = ChaCha8Rng::seed_from_u64((game.n * VERTICES + k) as u64);
-        let columns: Vec<Vec<f64>> = tight
+        let columns: Vec<Vec<f64>> = tight_trees
             .iter()
             .map(|tree| {
                 let tilt = 1.0 + TILT * rng.random::<f64>();
@@ -85,7 +90,7 @@ pub fn widened_mixture(
             .into_iter()
             .map(|var| match var {
                 Var::Slack(j) => BasicVar::Slack(j),
-                Var::Column(c) => BasicVar::Tree(tight[c].clone()),
+                Var::Column(c) => BasicVar::Tree(tight_trees[c].clone()),
             })
             .collect();
         // A vertex off the optimal face (a tilt too large) or not exactly feasible adds nothing.
@@ -99,16 +104,19 @@ pub fn widened_mixture(
             (found, bob) if found == *value => mixtures.push(bob),
             _ => continue,
         }
-        let mean = mean(&mixtures);
-        let narrowed = dimension(&mean);
+        let found = mixtures.last().expect("just pushed");
+        let tight_here: BTreeSet<usize> = tight_keys(value, found).into_iter().collect();
+        tight.retain(|k| tight_here.contains(k));
+        support.extend(found.iter().filter(|(_, y)| *y > 0u32).map(|(t, _)| t.clone()));
+        let narrowed = OptimalFace::from_parts(game.n, tight.iter().copied().collect(), &support).dimension();
         if narrowed < narrowest.0 {
-            narrowest = (narrowed, Some(mean));
+            narrowest = (narrowed, mixtures.len());
         }
         if narrowed == 0 {
             break;
         }
     }
-    narrowest.1
+    (narrowest.1 > 1).then(|| mean(&mixtures[..narrowest.1]))
 }
 
 /// The float solve's final basis over the `tight` trees. A basic tree that

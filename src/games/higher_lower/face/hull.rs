@@ -11,19 +11,17 @@ use malachite::base::num::basic::traits::Zero;
 use rayon::prelude::*;
 use std::cell::OnceCell;
 
-/// The complementary-slackness equations on Alice's optimal strategies, given
-/// an optimal mixture of Bob's: the tight keys K (0-based; those Bob holds to
-/// exactly V, the only keys an optimal alpha may play) and the matrix over K
-/// with one row d_T per tree T in Bob's support, then a row of ones. Every
-/// optimal alpha satisfies rows . alpha = (V, ..., V, 1).
-fn slackness_equations(value: &Rational, bob: &[(Tree, Rational)]) -> (Vec<usize>, Vec<Vec<i64>>) {
-    let Some((first, _)) = bob.first() else { return (Vec::new(), Vec::new()) };
-    let n = first.len();
+/// The tight keys of an optimal mixture of Bob's (0-based): those he holds
+/// to exactly V, the only keys an optimal alpha may play (complementary
+/// slackness). For a mean of optimal mixtures they are the keys tight in
+/// every one (each holds every key to at most V).
+pub fn tight_keys(value: &Rational, bob: &[(Tree, Rational)]) -> Vec<usize> {
+    let Some((first, _)) = bob.first() else { return Vec::new() };
     let support: Vec<&(Tree, Rational)> = bob.iter().filter(|(_, y)| *y > 0u32).collect();
     let weights: Vec<Rational> = support.iter().map(|(_, y)| y.clone()).collect();
     let (numerators, scale) = common_denominator(&weights);
     let target = value * Rational::from(scale);
-    let tight: Vec<usize> = (0..n)
+    (0..first.len())
         .filter(|&k| {
             let load = support
                 .iter()
@@ -31,11 +29,23 @@ fn slackness_equations(value: &Rational, bob: &[(Tree, Rational)]) -> (Vec<usize
                 .fold(Integer::from(0), |sum, ((t, _), y)| sum + y * Integer::from(t.depths()[k]));
             load == target
         })
-        .collect();
+        .collect()
+}
+
+/// The complementary-slackness equations on Alice's optimal strategies over
+/// the tight keys K: one row d_T (on K) per tree T in Bob's support, then a
+/// row of ones. Every optimal alpha vanishes off K and satisfies
+/// rows . alpha = (V, ..., V, 1).
+fn slackness_equations<'t>(tight: &[usize], support: impl IntoIterator<Item = &'t Tree>) -> Vec<Vec<i64>> {
     let mut rows: Vec<Vec<i64>> =
-        support.iter().map(|(t, _)| tight.iter().map(|&k| i64::from(t.depths()[k])).collect()).collect();
+        support.into_iter().map(|t| tight.iter().map(|&k| i64::from(t.depths()[k])).collect()).collect();
     rows.push(vec![1; tight.len()]);
-    (tight, rows)
+    rows
+}
+
+/// The trees of a mixture's support.
+fn support(bob: &[(Tree, Rational)]) -> impl Iterator<Item = &Tree> {
+    bob.iter().filter(|(_, y)| *y > 0u32).map(|(t, _)| t)
 }
 
 /// Whether Alice's optimal strategy is unique (by `rank_mod_p`, independently of `OptimalFace`), given an optimal mixture of
@@ -46,8 +56,8 @@ fn slackness_equations(value: &Rational, bob: &[(Tree, Rational)]) -> (Vec<usize
 /// bound on the rational rank: `true` is a proof, `false` means unproven.
 #[cfg(test)]
 pub fn alice_unique(value: &Rational, bob: &[(Tree, Rational)]) -> bool {
-    let (tight, rows) = slackness_equations(value, bob);
-    !tight.is_empty() && crate::exact::rank_mod_p(&rows) == tight.len()
+    let tight = tight_keys(value, bob);
+    !tight.is_empty() && crate::exact::rank_mod_p(&slackness_equations(&tight, support(bob))) == tight.len()
 }
 
 /// The affine hull of Alice's optimal strategies, from Bob's optimal
@@ -71,9 +81,17 @@ pub struct OptimalFace {
 impl OptimalFace {
     /// The face's equations from V and an optimal mixture of Bob's.
     pub fn new(value: &Rational, bob: &[(Tree, Rational)]) -> Self {
-        let (tight, rows) = slackness_equations(value, bob);
-        let pivots = pivots_mod_p(&rows);
         let n = bob.first().map_or(0, |(t, _)| t.len());
+        OptimalFace::from_parts(n, tight_keys(value, bob), support(bob))
+    }
+
+    /// The face's equations from the tight keys K and the support of an
+    /// optimal mixture of Bob's on n keys: for a mean of optimal mixtures, the
+    /// keys tight in all and the union of their supports, without the mean's
+    /// large common denominator.
+    pub fn from_parts<'t>(n: usize, tight: Vec<usize>, support: impl IntoIterator<Item = &'t Tree>) -> Self {
+        let rows = slackness_equations(&tight, support);
+        let pivots = pivots_mod_p(&rows);
         OptimalFace { n, tight, rows, pivots, solver: OnceCell::new() }
     }
 
