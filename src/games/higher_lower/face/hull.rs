@@ -23,10 +23,11 @@ pub fn tight_keys(value: &Rational, bob: &[(Tree, Rational)]) -> Vec<usize> {
     let target = value * Rational::from(scale);
     (0..first.len())
         .filter(|&k| {
-            let load = support
-                .iter()
-                .zip(&numerators)
-                .fold(Integer::from(0), |sum, ((t, _), y)| sum + y * Integer::from(t.depths()[k]));
+            // In place: a temporary per product was most of the time.
+            let mut load = Integer::ZERO;
+            for ((t, _), y) in support.iter().zip(&numerators) {
+                load.add_mul_assign(Integer::from(t.depths()[k]), y);
+            }
             load == target
         })
         .collect()
