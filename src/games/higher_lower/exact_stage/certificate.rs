@@ -14,6 +14,7 @@
 use crate::exact::{Integer, Natural, Rational, ScaledVector};
 use crate::games::higher_lower::pricing::monotone_root_dp;
 use crate::games::higher_lower::tree::Tree;
+use malachite::base::num::arithmetic::traits::AddMulAssign;
 
 /// What a successful check established.
 #[derive(Debug, Clone, PartialEq)]
@@ -68,9 +69,12 @@ pub fn certify(value: &Rational, alpha: &[Rational], bob: &[(Tree, Rational)]) -
     let (numerators, scale) = common_denominator(&weights);
     let worst = (0..n)
         .map(|k| {
-            bob.iter()
-                .zip(&numerators)
-                .fold(Integer::from(0), |sum, ((tree, _), y)| sum + y * Integer::from(tree.depths()[k]))
+            // Summed in place: a temporary Integer per product cost more than the sums.
+            let mut load = Integer::from(0);
+            for ((tree, _), y) in bob.iter().zip(&numerators) {
+                load.add_mul_assign(Integer::from(tree.depths()[k]), y);
+            }
+            load
         })
         .max()
         .expect("n > 0");
