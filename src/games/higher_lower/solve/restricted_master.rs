@@ -66,11 +66,6 @@ const DRIFT_CHECK_EVERY: usize = 32;
 /// 1000, and a tighter limit rebuilt every few hundred pivots for the same
 /// exact results (docs/higher-lower-experiments.md#rebuilding-the-inverse).
 const DRIFT_TOLERANCE: f64 = 1e-10;
-/// The limit is at least this multiple of the residual right after a rebuild:
-/// at m = 1009 (N = 2017) a fresh inverse can itself miss 1e-10, and an
-/// absolute limit then rebuilt it every `DRIFT_CHECK_EVERY` pivots (134
-/// rebuilds in 30 s, 90% of the time in Gauss-Jordan).
-const DRIFT_GROWTH: f64 = 10.0;
 /// Pivots (per row) after which the inverse is rebuilt even without measured drift.
 const REFACTOR_EVERY_ROWS: usize = 8;
 /// Columns per segment of partial pricing (at least the number of rows).
@@ -166,8 +161,6 @@ pub struct RestrictedMaster {
     refactor_interval: usize,
     /// While `polish` works on b = 1, rebuilds must not shift b.
     unperturbed: bool,
-    /// The residual above which the inverse is rebuilt (`DRIFT_GROWTH`).
-    drift_limit: f64,
     iterations: u64,
 }
 
@@ -203,7 +196,6 @@ impl RestrictedMaster {
             pivots_since_refactor: 0,
             refactor_interval: REFACTOR_EVERY_ROWS * m.max(8),
             unperturbed: false,
-            drift_limit: DRIFT_TOLERANCE,
             iterations: 0,
             inverse,
         };
@@ -655,7 +647,7 @@ impl RestrictedMaster {
         let directions: Vec<Vec<f64>> = (0..k).map(|c| (0..m).map(|i| entries[i * width + c]).collect()).collect();
         if self.pivots_since_refactor.is_multiple_of(DRIFT_CHECK_EVERY) {
             let (primal, dual) = self.residuals();
-            if primal.max(dual) > self.drift_limit || self.pivots_since_refactor >= self.refactor_interval {
+            if primal.max(dual) > DRIFT_TOLERANCE || self.pivots_since_refactor >= self.refactor_interval {
                 self.refactor();
                 // The rebuild may change the duals and even the basis: choose afresh.
                 return if choose_next { self.choose_entering() } else { None };
@@ -679,8 +671,6 @@ impl RestrictedMaster {
             self.basis[position] = Var::Slack(row);
         }
         self.pivots_since_refactor = 0;
-        let (primal, dual) = self.residuals();
-        self.drift_limit = DRIFT_TOLERANCE.max(DRIFT_GROWTH * primal.max(dual));
     }
 
     /// B x_B from the basis columns.
