@@ -67,17 +67,7 @@ pub fn certify(value: &Rational, alpha: &[Rational], bob: &[(Tree, Rational)]) -
     }
     let weights: Vec<Rational> = bob.iter().map(|(_, y)| y.clone()).collect();
     let (numerators, scale) = common_denominator(&weights);
-    let worst = (0..n)
-        .map(|k| {
-            // Summed in place: a temporary Integer per product cost more than the sums.
-            let mut load = Integer::from(0);
-            for ((tree, _), y) in bob.iter().zip(&numerators) {
-                load.add_mul_assign(Integer::from(tree.depths()[k]), y);
-            }
-            load
-        })
-        .max()
-        .expect("n > 0");
+    let worst = (0..n).map(|k| key_load(bob.iter().map(|(t, _)| t), &numerators, k)).max().expect("n > 0");
     let bob_bound = Rational::from_integers(worst, Integer::from(scale));
     if bob_bound != *value {
         return Err(format!("Bob's mixture lets Alice get {bob_bound}, not {value}"));
@@ -89,6 +79,17 @@ pub fn certify(value: &Rational, alpha: &[Rational], bob: &[(Tree, Rational)]) -
         bob_max_guesses: bob.iter().filter(|(_, y)| *y > 0u32).map(|(t, _)| t.height()).max().unwrap_or(0),
         best_response: best.tree,
     })
+}
+
+/// sum_T y_T d_T(k): what Bob's trees with integer weights `y` make Alice pay
+/// on key k (0-based). Summed in place: a temporary Integer per product cost
+/// more than the sums.
+pub fn key_load<'t>(trees: impl Iterator<Item = &'t Tree>, y: &[Integer], k: usize) -> Integer {
+    let mut load = Integer::from(0);
+    for (tree, y) in trees.zip(y) {
+        load.add_mul_assign(Integer::from(tree.depths()[k]), y);
+    }
+    load
 }
 
 /// Integers q_i = r_i * D and D, for the least common denominator D of `values`.

@@ -27,7 +27,7 @@
 
 use super::basis::{bob_mixture, factor};
 use crate::exact::Rational;
-use crate::games::higher_lower::face::hull::{OptimalFace, tight_keys};
+use crate::games::higher_lower::face::hull::{OptimalFace, support, tight_keys};
 use crate::games::higher_lower::solve::restricted_master::{RestrictedMaster, Var};
 use crate::games::higher_lower::solve::{BasicVar, FloatSolution};
 use crate::games::higher_lower::symmetric::SymmetricGame;
@@ -65,7 +65,7 @@ pub fn widened_mixture(
     // their supports (`OptimalFace::from_parts`); the mean itself only for the
     // narrowest.
     let mut tight: BTreeSet<usize> = tight_keys(value, vertex).into_iter().collect();
-    let mut support: BTreeSet<Tree> = vertex.iter().filter(|(_, y)| *y > 0u32).map(|(t, _)| t.clone()).collect();
+    let mut union: BTreeSet<Tree> = support(vertex).cloned().collect();
     let cost = |tree: &Tree| game.column(tree).iter().zip(&float.beta).map(|(s, b)| f64::from(*s) * b).sum::<f64>();
     let best = float.pool.iter().map(cost).fold(f64::INFINITY, f64::min);
     let tight_trees: Vec<&Tree> = float.pool.iter().filter(|tree| cost(tree) <= best * (1.0 + TIGHT)).collect();
@@ -107,8 +107,8 @@ pub fn widened_mixture(
         let found = mixtures.last().expect("just pushed");
         let tight_here: BTreeSet<usize> = tight_keys(value, found).into_iter().collect();
         tight.retain(|k| tight_here.contains(k));
-        support.extend(found.iter().filter(|(_, y)| *y > 0u32).map(|(t, _)| t.clone()));
-        let narrowed = OptimalFace::from_parts(game.n, tight.iter().copied().collect(), &support).dimension();
+        union.extend(support(found).cloned());
+        let narrowed = OptimalFace::from_parts(game.n, tight.iter().copied().collect(), &union).dimension();
         if narrowed < narrowest.0 {
             narrowest = (narrowed, mixtures.len());
         }

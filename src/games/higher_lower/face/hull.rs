@@ -4,7 +4,7 @@
 //! support. `OptimalFace` gives its dimension and exact directions.
 
 use crate::exact::{ExactSolution, Integer, Natural, PadicSolver, Pivots, Rational, ScaledVector, pivots_mod_p};
-use crate::games::higher_lower::exact_stage::certificate::common_denominator;
+use crate::games::higher_lower::exact_stage::certificate::{common_denominator, key_load};
 use crate::games::higher_lower::tree::Tree;
 use malachite::base::num::arithmetic::traits::AddMulAssign;
 use malachite::base::num::basic::traits::Zero;
@@ -17,20 +17,10 @@ use std::cell::OnceCell;
 /// every one (each holds every key to at most V).
 pub fn tight_keys(value: &Rational, bob: &[(Tree, Rational)]) -> Vec<usize> {
     let Some((first, _)) = bob.first() else { return Vec::new() };
-    let support: Vec<&(Tree, Rational)> = bob.iter().filter(|(_, y)| *y > 0u32).collect();
-    let weights: Vec<Rational> = support.iter().map(|(_, y)| y.clone()).collect();
+    let weights: Vec<Rational> = bob.iter().filter(|(_, y)| *y > 0u32).map(|(_, y)| y.clone()).collect();
     let (numerators, scale) = common_denominator(&weights);
     let target = value * Rational::from(scale);
-    (0..first.len())
-        .filter(|&k| {
-            // In place: a temporary per product was most of the time.
-            let mut load = Integer::ZERO;
-            for ((t, _), y) in support.iter().zip(&numerators) {
-                load.add_mul_assign(Integer::from(t.depths()[k]), y);
-            }
-            load == target
-        })
-        .collect()
+    (0..first.len()).filter(|&k| key_load(support(bob), &numerators, k) == target).collect()
 }
 
 /// The complementary-slackness equations on Alice's optimal strategies over
@@ -45,7 +35,7 @@ fn slackness_equations<'t>(tight: &[usize], support: impl IntoIterator<Item = &'
 }
 
 /// The trees of a mixture's support.
-fn support(bob: &[(Tree, Rational)]) -> impl Iterator<Item = &Tree> {
+pub fn support(bob: &[(Tree, Rational)]) -> impl Iterator<Item = &Tree> {
     bob.iter().filter(|(_, y)| *y > 0u32).map(|(t, _)| t)
 }
 
