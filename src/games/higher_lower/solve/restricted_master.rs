@@ -10,8 +10,9 @@
 //! A dense revised simplex with an explicit basis inverse, kept between
 //! solves so that each added column is re-optimised from the previous basis.
 //! Each pivot costs O(m^2) (one pass over the inverse updates it and computes
-//! the next entering direction); the inverse is rebuilt from the basis when
-//! the residuals of x and w show drift. The entering variable is the
+//! the next entering direction). When the residuals of x and w show drift,
+//! x and w are recomputed from the inverse, and only if that leaves drift is
+//! the inverse rebuilt from the basis. The entering variable is the
 //! steepest edge among the best Dantzig candidates, their edges measured on
 //! a random sketch of B^-1 (`edge_sketch`).
 //!
@@ -646,10 +647,16 @@ impl RestrictedMaster {
         }
         let directions: Vec<Vec<f64>> = (0..k).map(|c| (0..m).map(|i| entries[i * width + c]).collect()).collect();
         if self.pivots_since_refactor.is_multiple_of(DRIFT_CHECK_EVERY) {
-            let (primal, dual) = self.residuals();
-            if primal.max(dual) > DRIFT_TOLERANCE || self.pivots_since_refactor >= self.refactor_interval {
-                self.refactor();
-                // The rebuild may change the duals and even the basis: choose afresh.
+            let due = self.pivots_since_refactor >= self.refactor_interval;
+            if due || self.drifted() {
+                // Most drift is in x_B and w, updated pivot by pivot, not in
+                // B^-1: recomputing them from B^-1 (two passes) spares most
+                // rebuilds (cold N = 2017: one at every check without it).
+                self.values_and_duals_from_inverse();
+                if due || self.drifted() {
+                    self.refactor();
+                }
+                // The duals have moved (the rebuild may even change the basis): choose afresh.
                 return if choose_next { self.choose_entering() } else { None };
             }
         }
@@ -687,6 +694,21 @@ impl RestrictedMaster {
             }
         }
         bx
+    }
+
+    /// x_B = B^-1 b (lifted where rounding left it infeasible) and w = c_B' B^-1, from scratch.
+    fn values_and_duals_from_inverse(&mut self) {
+        let m = self.m;
+        self.values =
+            self.inverse.chunks_exact(m).map(|row| row.iter().zip(&self.rhs).map(|(a, b)| a * b).sum()).collect();
+        self.shift_infeasible();
+        self.duals = self.compute_duals();
+    }
+
+    /// Whether x_B or w fails its equations by more than `DRIFT_TOLERANCE`.
+    fn drifted(&self) -> bool {
+        let (primal, dual) = self.residuals();
+        primal.max(dual) > DRIFT_TOLERANCE
     }
 
     /// Max residuals |B x_B - b| and |w B - c_B| of the current inverse.
@@ -750,10 +772,7 @@ impl RestrictedMaster {
         for i in 0..m {
             self.inverse[i * m..(i + 1) * m].copy_from_slice(&a[i * width + m..(i + 1) * width]);
         }
-        self.values =
-            self.inverse.chunks_exact(m).map(|row| row.iter().zip(&self.rhs).map(|(a, b)| a * b).sum()).collect();
-        self.shift_infeasible();
-        self.duals = self.compute_duals();
+        self.values_and_duals_from_inverse();
         if let Some(sketch) = &mut self.sketch {
             sketch.rebuild(&self.inverse);
         }
