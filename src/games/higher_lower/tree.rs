@@ -69,6 +69,12 @@ impl Tree {
         Tree(self.0.iter().rev().copied().collect())
     }
 
+    /// The representative of {tree, mirror}: both have the same symmetric column.
+    pub fn canonical(self) -> Tree {
+        let mirror = self.mirror();
+        if mirror < self { mirror } else { self }
+    }
+
     /// The tree on N + 1 keys obtained by inserting a new key just before key
     /// `position` (1-based; `position = N + 1` appends a new largest key). The
     /// new key becomes a leaf under whichever in-order neighbour has a free

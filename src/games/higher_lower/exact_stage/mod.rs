@@ -319,4 +319,15 @@ mod tests {
         eprintln!("N = 1..60: {narrowed} hulls narrowed, {to_a_point} of them to a point");
         assert!(to_a_point > 0);
     }
+
+    #[test]
+    fn after_a_cold_start_the_nearby_best_responses_widen_the_hull_to_a_point() {
+        // Cold N = 577: the pool's tight trees alone left dimension 23 after four vertices.
+        let float = solve(577, &SolveOptions::new(Method::Auto, 1e-10, 100_000), None);
+        let exact = exact_stage(&float).unwrap();
+        assert!(OptimalFace::new(&exact.value, &exact.bob).dimension() > 20);
+        let wider = exact.face_mixture.expect("widened");
+        certify(&exact.value, &exact.alpha, &wider).unwrap();
+        assert_eq!(OptimalFace::new(&exact.value, &wider).dimension(), 0);
+    }
 }

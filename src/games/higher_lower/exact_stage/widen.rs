@@ -24,17 +24,28 @@
 //! A tilted optimum that fails this is left out, not repaired (exact pivots,
 //! each a new factorisation, cost up to 108 s at N = 981), and its duals are
 //! never needed (they may vanish on whole rows, where the DP's trees degenerate).
+//!
+//! The tilted masters can only mix the trees they are given. After a cold
+//! start the pool holds few of Bob's optimal trees (N = 1281: 858 tight of
+//! 2,512, and four vertices left the hull at dimension 38, which cost the
+//! face stage 1,310 s finding the missing equations as cuts), so the tight
+//! trees are first joined by best responses to Alice's float strategy with
+//! its weights perturbed at random by up to `NEARBY` (relative): each
+//! breaks the DP's ties another way and finds another tree that ties for the
+//! best. With 2d of them (d the vertex's hull dimension) N = 577, 705 and
+//! 1281 widen to a point.
 
 use super::basis::{bob_mixture, factor};
 use crate::exact::Rational;
 use crate::games::higher_lower::face::hull::{OptimalFace, support, tight_keys};
+use crate::games::higher_lower::pricing::{floored, monotone_root_dp_f64};
 use crate::games::higher_lower::solve::restricted_master::{RestrictedMaster, Var};
 use crate::games::higher_lower::solve::{BasicVar, FloatSolution};
 use crate::games::higher_lower::symmetric::SymmetricGame;
 use crate::games::higher_lower::tree::Tree;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// Further vertices tried at most.
 const VERTICES: usize = 4;
@@ -47,6 +58,11 @@ const VERTICES: usize = 4;
 const TILT: f64 = 1e-6;
 /// Trees within this (relative) of the best against the float strategy count as tight.
 const TIGHT: f64 = 1e-9;
+/// Best responses to a perturbed float strategy sought per dimension of the vertex's hull.
+const NEARBY_PER_DIMENSION: usize = 2;
+/// Largest relative perturbation of a weight for those best responses: far
+/// below the gaps between distinct tree costs, far above the DP's rounding.
+const NEARBY: f64 = 1e-8;
 
 /// The mean of Bob's `vertex` mixture (of value `value`) and further exact vertices of his
 /// optimal face, taken until its hull is a point or `VERTICES` are tried;
@@ -68,7 +84,9 @@ pub fn widened_mixture(
     let mut union: BTreeSet<Tree> = support(vertex).cloned().collect();
     let cost = |tree: &Tree| game.column(tree).iter().zip(&float.beta).map(|(s, b)| f64::from(*s) * b).sum::<f64>();
     let best = float.pool.iter().map(cost).fold(f64::INFINITY, f64::min);
-    let tight_trees: Vec<&Tree> = float.pool.iter().filter(|tree| cost(tree) <= best * (1.0 + TIGHT)).collect();
+    let is_tight = |tree: &Tree| cost(tree) <= best * (1.0 + TIGHT);
+    let nearby = nearby_best_responses(game, float, NEARBY_PER_DIMENSION * first, &is_tight);
+    let tight_trees: Vec<&Tree> = float.pool.iter().filter(|tree| is_tight(tree)).chain(&nearby).collect();
     let start = final_basis(float, &tight_trees);
     let mut mixtures = vec![vertex.to_vec()];
     // The narrowest dimension and how many mixtures its mean takes.
@@ -117,6 +135,27 @@ pub fn widened_mixture(
         }
     }
     (narrowest.1 > 1).then(|| mean(&mixtures[..narrowest.1]))
+}
+
+/// Up to `count` tight trees outside the pool: Bob's best responses to
+/// Alice's float strategy with each weight perturbed by up to `NEARBY`.
+fn nearby_best_responses(
+    game: &SymmetricGame,
+    float: &FloatSolution,
+    count: usize,
+    is_tight: &dyn Fn(&Tree) -> bool,
+) -> Vec<Tree> {
+    let mut rng = ChaCha8Rng::seed_from_u64(game.n as u64);
+    let pool: HashSet<&Tree> = float.pool.iter().collect();
+    let mut found = Vec::new();
+    for _ in 0..count {
+        let point: Vec<f64> = float.beta.iter().map(|b| b * (1.0 + NEARBY * rng.random_range(-1.0..1.0))).collect();
+        let tree = monotone_root_dp_f64(&floored(game.key_weights(&point), 1e-12)).tree.canonical();
+        if is_tight(&tree) && !pool.contains(&tree) && !found.contains(&tree) {
+            found.push(tree);
+        }
+    }
+    found
 }
 
 /// The float solve's final basis over the `tight` trees. A basic tree that

@@ -426,15 +426,9 @@ impl Columns {
         if !self.seen.contains(&column) {
             master.add_column(&column.iter().map(|&s| f64::from(s)).collect::<Vec<_>>());
             self.seen.insert(column);
-            self.trees.push(canonical(tree));
+            self.trees.push(tree.canonical());
         }
     }
-}
-
-/// The representative of {tree, mirror}: both have the same symmetric column.
-fn canonical(tree: Tree) -> Tree {
-    let mirror = tree.mirror();
-    if mirror < tree { mirror } else { tree }
 }
 
 /// Bob's best tree against the symmetric distribution `point`, by the method's pricer.
@@ -483,12 +477,12 @@ fn cold_start(game: &SymmetricGame, tolerance: f64) -> (Vec<f64>, Vec<Tree>) {
     let m = game.rows();
     let outer = COLD_OUTER_ROWS.min(m);
     let coarse = CoarseGame::new(game, outer, (m - outer).max(1));
-    let mut trees = vec![canonical(monotone_root_dp(&vec![1.0; game.n]).tree)];
+    let mut trees = vec![monotone_root_dp(&vec![1.0; game.n]).tree.canonical()];
     let mut master = RestrictedMaster::new(coarse.rows(), &trees.iter().map(|t| coarse.column(t)).collect::<Vec<_>>());
     loop {
         let optimum = master.solve();
         let guess = coarse.expand(&optimum.duals);
-        let best = canonical(monotone_root_dp_f64(&without_zeros(game.key_weights(&guess))).tree);
+        let best = monotone_root_dp_f64(&without_zeros(game.key_weights(&guess))).tree.canonical();
         let column = coarse.column(&best);
         let gain = 1.0 - column.iter().zip(&optimum.duals).map(|(s, w)| s * w).sum::<f64>();
         if gain <= tolerance || trees.contains(&best) {
