@@ -38,9 +38,8 @@
 use super::basis::{bob_mixture, factor};
 use crate::exact::Rational;
 use crate::games::higher_lower::face::hull::{OptimalFace, support, tight_keys};
-use crate::games::higher_lower::pricing::{floored, monotone_root_dp_f64};
 use crate::games::higher_lower::solve::restricted_master::{RestrictedMaster, Var};
-use crate::games::higher_lower::solve::{BasicVar, FloatSolution};
+use crate::games::higher_lower::solve::{BasicVar, FloatSolution, Method, price};
 use crate::games::higher_lower::symmetric::SymmetricGame;
 use crate::games::higher_lower::tree::Tree;
 use rand::{RngExt, SeedableRng};
@@ -150,7 +149,7 @@ fn nearby_best_responses(
     let mut found = Vec::new();
     for _ in 0..count {
         let point: Vec<f64> = float.beta.iter().map(|b| b * (1.0 + NEARBY * rng.random_range(-1.0..1.0))).collect();
-        let tree = monotone_root_dp_f64(&floored(game.key_weights(&point), 1e-12)).tree.canonical();
+        let tree = price(game, Method::Auto, &point).canonical();
         if is_tight(&tree) && !pool.contains(&tree) && !found.contains(&tree) {
             found.push(tree);
         }

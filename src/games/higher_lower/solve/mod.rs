@@ -432,7 +432,7 @@ impl Columns {
 }
 
 /// Bob's best tree against the symmetric distribution `point`, by the method's pricer.
-fn price(game: &SymmetricGame, method: Method, point: &[f64]) -> Tree {
+pub fn price(game: &SymmetricGame, method: Method, point: &[f64]) -> Tree {
     let weights = without_zeros(game.key_weights(point));
     match method {
         Method::Dresher => interval_dp(&weights).tree,
