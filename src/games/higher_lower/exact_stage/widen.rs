@@ -53,7 +53,7 @@ const VERTICES: usize = 4;
 /// With 1e-5 every tilted vertex at N = 1017 was off the face (its exact
 /// value was not V), and the widening spent 7 s for nothing; with 1e-6 two
 /// of four were on it, and the hull went from dimension 6 to 1
-/// (docs/higher-lower-experiments.md#bobs-vertex-mixture-made-the-face-look-larger-than-it-is).
+/// (docs/higher-lower-experiments.md#bobs-vertex-mixture-made-the-face-look-larger-than-it-is-2026-11-25-issue-33).
 const TILT: f64 = 1e-6;
 /// Trees within this (relative) of the best against the float strategy count as tight.
 const TIGHT: f64 = 1e-9;

@@ -157,7 +157,7 @@ const GUESS_WEIGHT: f64 = 0.9;
 /// improving point, and twelve save few rounds for twice the pricing; the
 /// measurements and the rejected variants (box stabilisation, batches of
 /// best responses, Devex, smaller pools, refined cold starts, line searches):
-/// docs/higher-lower-experiments.md#smoothing-the-points-priced-each-round.
+/// docs/higher-lower-experiments.md#smoothing-the-points-priced-each-round-2026-11-22.
 const SPREAD: [f64; 6] = [0.99, 0.9, 0.7, 0.5, 0.3, 0.0];
 
 /// `auto` also prices c * centre + (1 - c) * average for these c, where the
@@ -168,7 +168,7 @@ const SPREAD: [f64; 6] = [0.99, 0.9, 0.7, 0.5, 0.3, 0.0];
 /// the centre to the vertex duals pi is no ascent direction; Kelley's vertex
 /// duals oscillate, and their average is better centred (the cheap part of an
 /// analytic-centre master): x1.23 on the chain 505..512, the other weights
-/// tried did less (docs/higher-lower-experiments.md#averaged-duals).
+/// tried did less (docs/higher-lower-experiments.md#averaged-duals-2026-11-25).
 const TOWARD_AVERAGE: [f64; 4] = [0.9, 0.7, 0.5, 0.0];
 const AVERAGE_NEWEST: f64 = 0.2;
 
@@ -176,7 +176,7 @@ const AVERAGE_NEWEST: f64 = 0.2;
 /// of the round's relative gap between the bounds (at most `LOOSE_MASTER_MAX`),
 /// and the last to full precision: far from the optimum the exact optimum of
 /// the master is not worth its pivots. 0.3 saved pivots on warm chains alone
-/// but not in the whole sweep (docs/higher-lower-experiments.md#loose-masters).
+/// but not in the whole sweep (docs/higher-lower-experiments.md#loose-masters-2026-11-26-issue-33).
 const LOOSE_MASTER: f64 = 0.1;
 const LOOSE_MASTER_MAX: f64 = 1e-3;
 
@@ -336,7 +336,7 @@ fn first_columns(
     // Initial columns (ours): N-1's pool, each tree with the new key inserted
     // where it is cheapest against the guess; else the best tree against the
     // uniform strategy: far fewer rounds than N-1's basic trees alone where
-    // the guess is good (docs/higher-lower-experiments.md#initial-columns-from-n---1).
+    // the guess is good (docs/higher-lower-experiments.md#initial-columns-from-n---1-2026-11-22).
     if options.method == Method::Auto
         && let Some(prev) = previous
     {
@@ -394,7 +394,7 @@ fn round_points(
 /// The trees of N-1's pool carried to N: those within `CARRY_GAP` of the
 /// best against N-1's final strategy: carrying the whole pool let it grow by
 /// every round's trees, and near-optimal ones are what the next N re-uses
-/// (docs/higher-lower-experiments.md#which-trees-of-n---1-to-carry).
+/// (docs/higher-lower-experiments.md#which-trees-of-n---1-to-carry-2026-11-24).
 fn near_optimal(previous: &FloatSolution) -> Vec<&Tree> {
     let game = SymmetricGame::new(previous.n);
     let costs: Vec<f64> = previous.pool.iter().map(|tree| column_cost(&game, tree, &previous.beta)).collect();

@@ -25,7 +25,7 @@
 //! is optimal for the perturbed b but slightly infeasible for b = 1 is made
 //! feasible by dual pivots at b = 1 (`polish`). On this small, dense LP the master
 //! runs several times faster per pivot than HiGHS's hot-started simplex
-//! (docs/higher-lower-experiments.md#a-dense-simplex-of-our-own).
+//! (docs/higher-lower-experiments.md#a-dense-simplex-of-our-own-2026-11-22).
 
 use super::column_store::ColumnStore;
 use super::edge_sketch::EdgeSketch;
@@ -65,7 +65,7 @@ const DRIFT_CHECK_EVERY: usize = 32;
 /// Largest residual |B x_B - b| or |w B - c_B| tolerated before the inverse is
 /// rebuilt: rebuilding on a schedule regardless cost a third of the time near
 /// 1000, and a tighter limit rebuilt every few hundred pivots for the same
-/// exact results (docs/higher-lower-experiments.md#rebuilding-the-inverse).
+/// exact results (docs/higher-lower-experiments.md#rebuilding-the-inverse-2026-11-24).
 const DRIFT_TOLERANCE: f64 = 1e-10;
 /// The limit is at least this multiple of the residual right after a
 /// rebuild: late in a cold N = 2017 (m = 1009) a fresh inverse itself misses
