@@ -951,34 +951,44 @@ mod tests {
         problem.solve().expect("bounded and feasible").into_solution().expect("optimal").objective()
     }
 
+    /// A random degenerate game (small entries, many ties) solved under a
+    /// perturbation far larger than the solver's, so that its optimum is often
+    /// infeasible at b = 1: its duals are feasible all the same, and polish is
+    /// then a whole dual simplex. Returns the master, its columns and m.
+    fn perturbed_random_game(rng: &mut rand_chacha::ChaCha8Rng) -> (RestrictedMaster, Vec<Vec<f64>>, usize) {
+        use rand::RngExt;
+        let m = rng.random_range(2..=12);
+        let k = rng.random_range(m..=40);
+        let columns: Vec<Vec<f64>> =
+            (0..k).map(|_| (0..m).map(|_| f64::from(rng.random_range(1..=3u8))).collect()).collect();
+        let mut master = RestrictedMaster::new(m, &columns);
+        master.rhs = (0..m).map(|_| 1.0 + 0.5 * rng.random::<f64>()).collect();
+        master.refactor();
+        master.solve();
+        (master, columns, m)
+    }
+
+    /// Basic values below zero at b = 1 (beyond `POLISH_FEASIBILITY`).
+    fn infeasible_at_b_1(master: &RestrictedMaster) -> usize {
+        let values = master.unperturbed_values();
+        let largest = values.iter().fold(0.0f64, |a, x| a.max(x.abs()));
+        values.iter().filter(|x| **x < -POLISH_FEASIBILITY * largest).count()
+    }
+
     #[test]
     fn polish_makes_the_optimum_feasible_for_b_1_and_keeps_it_optimal() {
         // Random degenerate games (small entries, many ties): where the
         // perturbed optimum has a basic value below zero at b = 1, the dual
         // pivots of `polish` remove it, and the basis is optimal for b = 1.
-        use rand::{RngExt, SeedableRng};
+        use rand::SeedableRng;
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
         let mut polished = 0;
         for _ in 0..300 {
-            let m = rng.random_range(2..=12);
-            let k = rng.random_range(m..=40);
-            let columns: Vec<Vec<f64>> =
-                (0..k).map(|_| (0..m).map(|_| f64::from(rng.random_range(1..=3u8))).collect()).collect();
-            let mut master = RestrictedMaster::new(m, &columns);
-            // A perturbation far larger than the solver's, so that the
-            // perturbed optimum is often infeasible at b = 1: its duals are
-            // feasible all the same, and polish is then a whole dual simplex.
-            master.rhs = (0..m).map(|_| 1.0 + 0.5 * rng.random::<f64>()).collect();
-            master.refactor();
-            master.solve();
-            let infeasible = |master: &RestrictedMaster| {
-                let values = master.unperturbed_values();
-                let largest = values.iter().fold(0.0f64, |a, x| a.max(x.abs()));
-                values.iter().filter(|x| **x < -POLISH_FEASIBILITY * largest).count()
-            };
-            let before = infeasible(&master);
+            let (mut master, columns, m) = perturbed_random_game(&mut rng);
+            let k = columns.len();
+            let before = infeasible_at_b_1(&master);
             let pivots = master.polish();
-            assert_eq!(infeasible(&master), 0, "m = {m}, k = {k}");
+            assert_eq!(infeasible_at_b_1(&master), 0, "m = {m}, k = {k}");
             assert_eq!(pivots > 0, before > 0, "m = {m}, k = {k}: {pivots} pivots for {before} negative values");
             polished += usize::from(pivots > 0);
             let reference = reference_objective(&columns, m);
@@ -999,21 +1009,13 @@ mod tests {
         // With no dual pivot allowed, a basis infeasible at b = 1 cannot be
         // polished: the master must be left exactly as it was, perturbed b
         // and all, not half-way (see `polish_within`).
-        use rand::{RngExt, SeedableRng};
+        use rand::SeedableRng;
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
         let mut restored = 0;
         for _ in 0..300 {
-            let m = rng.random_range(2..=12);
-            let k = rng.random_range(m..=40);
-            let columns: Vec<Vec<f64>> =
-                (0..k).map(|_| (0..m).map(|_| f64::from(rng.random_range(1..=3u8))).collect()).collect();
-            let mut master = RestrictedMaster::new(m, &columns);
-            master.rhs = (0..m).map(|_| 1.0 + 0.5 * rng.random::<f64>()).collect();
-            master.refactor();
-            master.solve();
-            let values = master.unperturbed_values();
-            let largest = values.iter().fold(0.0f64, |a, x| a.max(x.abs()));
-            if values.iter().all(|x| *x >= -POLISH_FEASIBILITY * largest) {
+            let (mut master, columns, m) = perturbed_random_game(&mut rng);
+            let k = columns.len();
+            if infeasible_at_b_1(&master) == 0 {
                 continue;
             }
             let (basis, rhs, objective) = (master.basis.clone(), master.rhs.clone(), master.objective());
