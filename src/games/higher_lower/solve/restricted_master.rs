@@ -992,6 +992,19 @@ mod tests {
         (master, columns, m)
     }
 
+    #[test]
+    fn the_polish_leaves_by_infeasibility_per_row_norm_not_by_the_most_negative_value() {
+        // B = diag(1, 0.01), so row 1 of B^-1 is 100 times longer: x = (-1, -5)
+        // has the most negative value in row 1, but row 0 is 400 times farther
+        // from feasible per unit of dual step (1 / 1 against 25 / 1e4).
+        let mut master = RestrictedMaster::new(2, &[vec![1.0, 0.0], vec![0.0, 0.01]]);
+        master.start_from(&[Var::Column(0), Var::Column(1)]);
+        master.values = vec![-1.0, -5.0];
+        assert_eq!(master.steepest_infeasible_row(1e-12), Some(0));
+        master.values = vec![-1e-13, 2.0];
+        assert_eq!(master.steepest_infeasible_row(1e-12), None, "noise below the tolerance is feasible");
+    }
+
     /// Basic values below zero at b = 1 (beyond `POLISH_FEASIBILITY`).
     fn infeasible_at_b_1(master: &RestrictedMaster) -> usize {
         let values = master.unperturbed_values();
