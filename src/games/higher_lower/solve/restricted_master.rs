@@ -649,8 +649,9 @@ impl RestrictedMaster {
     }
 
     /// Replaces basic row r by `entering` (direction d = B^-1 a), which takes
-    /// the value `step`; the duals move by its `reduced_cost` c_j - w a_j. With `choose_next`, returns the next entering
-    /// variable with its direction: it is chosen from the updated duals before
+    /// the value `step`; the duals move by its `reduced_cost` c_j - w a_j.
+    /// With `choose_next`, returns the next entering variable with its
+    /// direction: it is chosen from the updated duals before
     /// B^-1 is updated, so the update and the next FTRAN share one pass over
     /// B^-1 (the master is memory bound once B^-1 outgrows the cache).
     fn exchange(
