@@ -178,10 +178,6 @@ impl<W: Weight + std::ops::Sub<Output = W>> MonotoneRootTables<W> {
         a * (self.n + 1) + b
     }
 
-    fn at_t(&self, a: usize, b: usize) -> usize {
-        b * (self.n + 2) + a
-    }
-
     fn solve(&mut self, weights: &[W]) -> Priced<W> {
         let n = weights.len();
         assert!(n > 0 && n < usize::from(u16::MAX));
@@ -193,11 +189,15 @@ impl<W: Weight + std::ops::Sub<Output = W>> MonotoneRootTables<W> {
             self.cost_t.resize(size, W::zero());
             self.root.resize(size, 0);
         }
+        // The tables as local slices, so that their addresses and lengths stay
+        // in registers through the loops instead of being read from `self`.
+        let (cost, cost_t, root) = (&mut self.cost[..size], &mut self.cost_t[..size], &mut self.root[..size]);
+        let at = |a: usize, b: usize| a * (n + 1) + b;
+        let at_t = |a: usize, b: usize| b * (n + 2) + a;
         // Every cell is written before it is read, but the empty intervals [a, a-1].
         for a in 1..=n + 1 {
-            let (i, j) = (self.at(a, a - 1), self.at_t(a, a - 1));
-            self.cost[i] = W::zero();
-            self.cost_t[j] = W::zero();
+            cost[at(a, a - 1)] = W::zero();
+            cost_t[at_t(a, a - 1)] = W::zero();
         }
         let prefix = prefix_sums(weights);
         // Symmetric weights (the solver's: it prices symmetric strategies)
@@ -207,17 +207,17 @@ impl<W: Weight + std::ops::Sub<Output = W>> MonotoneRootTables<W> {
         // higher-lower-experiments.md#the-pricing-dp-on-symmetric-weights).
         let symmetric = (0..n / 2).all(|k| weights[k] == weights[n - 1 - k]);
         for a in (1..=n).rev() {
-            for b in a..=n {
-                if symmetric && a + b <= n {
-                    let (mirror_a, mirror_b) = (n + 1 - b, n + 1 - a);
-                    let value = self.cost_t[self.at_t(mirror_a, mirror_b)].clone();
-                    let r = n + 1 - usize::from(self.root[self.at(mirror_a, mirror_b)]);
-                    let (i, j) = (self.at(a, b), self.at_t(a, b));
-                    self.cost_t[j] = value.clone();
-                    self.cost[i] = value;
-                    self.root[i] = r as u16;
-                    continue;
-                }
+            // Row a copies its cells b <= N - a and computes the rest.
+            let computed_from = if symmetric { (n + 1 - a).max(a) } else { a };
+            for b in a..computed_from {
+                let (mirror_a, mirror_b) = (n + 1 - b, n + 1 - a);
+                let value = cost_t[at_t(mirror_a, mirror_b)].clone();
+                let r = n + 1 - usize::from(root[at(mirror_a, mirror_b)]);
+                cost_t[at_t(a, b)] = value.clone();
+                cost[at(a, b)] = value;
+                root[at(a, b)] = r as u16;
+            }
+            for b in computed_from..=n {
                 // A mirrored root is the rightmost optimal one where the
                 // computed are leftmost, so the two bounds can cross on ties;
                 // between them, either way, lies an optimal root (Knuth's
@@ -226,13 +226,12 @@ impl<W: Weight + std::ops::Sub<Output = W>> MonotoneRootTables<W> {
                 let (low, high) = if a == b {
                     (a, a)
                 } else {
-                    let (left, below) =
-                        (usize::from(self.root[self.at(a, b - 1)]), usize::from(self.root[self.at(a + 1, b)]));
+                    let (left, below) = (usize::from(root[at(a, b - 1)]), usize::from(root[at(a + 1, b)]));
                     (left.min(below), left.max(below))
                 };
                 // Leftmost best root on ties, as the interval DP.
-                let (row, column) = (self.at(a, 0), self.at_t(0, b));
-                let split = |r: usize| self.cost[row + r - 1].add(&self.cost_t[column + r + 1]);
+                let (row, column) = (at(a, 0), at_t(0, b));
+                let split = |r: usize| cost[row + r - 1].add(&cost_t[column + r + 1]);
                 let (mut best, mut r) = (split(low), low);
                 for candidate in low + 1..=high {
                     let next = split(candidate);
@@ -241,10 +240,9 @@ impl<W: Weight + std::ops::Sub<Output = W>> MonotoneRootTables<W> {
                     }
                 }
                 let value = best.add(&span(&prefix, a, b));
-                let (i, j) = (self.at(a, b), self.at_t(a, b));
-                self.cost_t[j] = value.clone();
-                self.cost[i] = value;
-                self.root[i] = r as u16;
+                cost_t[at_t(a, b)] = value.clone();
+                cost[at(a, b)] = value;
+                root[at(a, b)] = r as u16;
             }
         }
         let tree = Tree::from_roots(n, |a, b| usize::from(self.root[self.at(a, b)]));

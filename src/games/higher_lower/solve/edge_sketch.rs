@@ -9,7 +9,7 @@
 //! O(km), so many candidates are compared and only the chosen one's
 //! direction is computed (docs/higher-lower-experiments.md#sketched-steepest-edge-2026-11-26-issue-33).
 
-use super::kernels::{dots_single, sub_scaled};
+use super::kernels::{dots_single, sub_scaled, sub_scaled_narrowed};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -18,6 +18,9 @@ pub struct EdgeSketch {
     m: usize,
     /// S, row-major rows x m, entries +-1.
     signs: Vec<f64>,
+    /// S transposed (m x rows), so that S d is summed for all rows in one
+    /// sweep of d, each row's sum in the same order as one at a time.
+    signs_by_column: Vec<f64>,
     /// Z = S B^-1, by rows.
     z: Vec<Vec<f64>>,
     /// Z in single precision, row-major: what the estimates read (Z itself
@@ -30,8 +33,10 @@ impl EdgeSketch {
     /// seeded so that solves are reproducible.
     pub fn new(inverse: &[f64], m: usize, rows: usize) -> Self {
         let mut rng = ChaCha8Rng::seed_from_u64(0x5ce7c4 + m as u64);
-        let signs = (0..rows * m).map(|_| if rng.random::<bool>() { 1.0 } else { -1.0 }).collect();
-        let mut sketch = EdgeSketch { rows, m, signs, z: vec![vec![0.0; m]; rows], single: vec![0.0; rows * m] };
+        let signs: Vec<f64> = (0..rows * m).map(|_| if rng.random::<bool>() { 1.0 } else { -1.0 }).collect();
+        let signs_by_column = (0..m * rows).map(|k| signs[(k % rows) * m + k / rows]).collect();
+        let (z, single) = (vec![vec![0.0; m]; rows], vec![0.0; rows * m]);
+        let mut sketch = EdgeSketch { rows, m, signs, signs_by_column, z, single };
         sketch.rebuild(inverse);
         sketch
     }
@@ -61,13 +66,21 @@ impl EdgeSketch {
     /// so Z loses (S d - S e_r) p.
     pub fn update(&mut self, r: usize, d: &[f64], p: &[f64]) {
         let m = self.m;
-        for (signs, z) in self.signs.chunks_exact(m).zip(&mut self.z) {
-            let u = signs.iter().zip(d).map(|(s, x)| s * x).sum::<f64>() - signs[r];
-            if u != 0.0 {
-                sub_scaled(z, u, p);
+        // u = S d, one sum per row in lanes side by side (a row at a time, each
+        // sum was a chain of dependent additions).
+        let mut u = vec![-0.0; self.rows];
+        for (signs, x) in self.signs_by_column.chunks_exact(self.rows).zip(d) {
+            for (u, s) in u.iter_mut().zip(signs) {
+                *u += s * x;
             }
         }
-        self.refresh_single();
+        let rows = self.signs.chunks_exact(m).zip(&mut self.z).zip(self.single.chunks_exact_mut(m)).zip(u);
+        for (((signs, z), single), u) in rows {
+            let u = u - signs[r];
+            if u != 0.0 {
+                sub_scaled_narrowed(z, u, p, single);
+            }
+        }
     }
 
     /// Estimated |B^-1 e_j|^2 (the direction of slack j).

@@ -27,6 +27,20 @@ pub fn dot_u8(a: &[f64], b: &[u8]) -> f64 {
     dot_widened_body::<u8, false>(a, b)
 }
 
+/// The dot products of `a` with four byte columns, each summed exactly as
+/// `dot_u8` sums it (the same lanes in the same order, so the same bits):
+/// pricing scans the working set with it. One column's sum is a chain of
+/// dependent multiply-adds, so `dot_u8` waits on their latency; four columns
+/// interleaved keep the units busy and read `a` once per four.
+pub fn dot_u8_x4(a: &[f64], b: [&[u8]; 4]) -> [f64; 4] {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+        // SAFETY: the CPU supports the features the function is compiled for.
+        return unsafe { dot_u8_x4_avx2(a, b) };
+    }
+    dot_widened_x4_body::<u8, false>(a, b)
+}
+
 /// sum_i a_i b_i, in four lanes: the face LPs scan thousands of cut rows
 /// with it at every pivot (one sequential sum was 38% of the face stage at
 /// N = 961).
@@ -73,6 +87,17 @@ pub fn dots_single(a: &[f32], rows: &[f32], out: &mut [f32]) {
     dots_single_body::<false>(a, rows, out)
 }
 
+/// y_i -= factor * x_i, and the updated y copied to `single` in single
+/// precision in the same sweep (the sketch keeps Z in f64 and reads it in f32).
+pub fn sub_scaled_narrowed(y: &mut [f64], factor: f64, x: &[f64], single: &mut [f32]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+        // SAFETY: as above.
+        return unsafe { sub_scaled_narrowed_avx2(y, factor, x, single) };
+    }
+    sub_scaled_narrowed_body::<false>(y, factor, x, single)
+}
+
 /// y_i -= factor * x_i, returning sum_i y_i a_i of the updated y: the pass
 /// over B^-1 updates a row and takes its entry of the entering direction
 /// while the row is in registers.
@@ -93,6 +118,12 @@ fn dots_single_avx2(a: &[f32], rows: &[f32], out: &mut [f32]) {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
+fn sub_scaled_narrowed_avx2(y: &mut [f64], factor: f64, x: &[f64], single: &mut [f32]) {
+    sub_scaled_narrowed_body::<true>(y, factor, x, single)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
 fn sub_scaled_dot_avx2(y: &mut [f64], factor: f64, x: &[f64], a: &[f64]) -> f64 {
     sub_scaled_dot_body::<true>(y, factor, x, a)
 }
@@ -101,6 +132,12 @@ fn sub_scaled_dot_avx2(y: &mut [f64], factor: f64, x: &[f64], a: &[f64]) -> f64 
 #[target_feature(enable = "avx2,fma")]
 fn dot_u8_avx2(a: &[f64], b: &[u8]) -> f64 {
     dot_widened_body::<u8, true>(a, b)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn dot_u8_x4_avx2(a: &[f64], b: [&[u8]; 4]) -> [f64; 4] {
+    dot_widened_x4_body::<u8, true>(a, b)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -148,6 +185,29 @@ fn dot_widened_body<T: Copy + Into<f64>, const FUSED: bool>(a: &[f64], b: &[T]) 
         }
     }
     lanes.iter().sum::<f64>() + tail
+}
+
+/// Four `dot_widened_body` sums side by side, lane for lane.
+#[inline(always)]
+fn dot_widened_x4_body<T: Copy + Into<f64>, const FUSED: bool>(a: &[f64], b: [&[T]; 4]) -> [f64; 4] {
+    debug_assert!(b.iter().all(|b| b.len() == a.len()));
+    let mut lanes = [[0.0f64; 8]; 4];
+    let split = a.len() / 8 * 8;
+    for i in (0..split).step_by(8) {
+        let x = &a[i..i + 8];
+        for (lane, b) in lanes.iter_mut().zip(&b) {
+            let y = &b[i..i + 8];
+            for k in 0..8 {
+                lane[k] = multiply_add::<FUSED>(x[k], y[k].into(), lane[k]);
+            }
+        }
+    }
+    let mut sums = [0.0; 4];
+    for ((sum, lane), b) in sums.iter_mut().zip(&lanes).zip(&b) {
+        let tail: f64 = a[split..].iter().zip(&b[split..]).map(|(x, y)| x * (*y).into()).sum();
+        *sum = lane.iter().sum::<f64>() + tail;
+    }
+    sums
 }
 
 #[inline(always)]
@@ -254,6 +314,15 @@ fn sub_scaled_dot_body<const FUSED: bool>(y: &mut [f64], factor: f64, x: &[f64],
 }
 
 #[inline(always)]
+fn sub_scaled_narrowed_body<const FUSED: bool>(y: &mut [f64], factor: f64, x: &[f64], single: &mut [f32]) {
+    debug_assert!(y.len() == x.len() && y.len() == single.len());
+    for ((y, x), s) in y.iter_mut().zip(x).zip(single) {
+        *y = multiply_add::<FUSED>(-factor, *x, *y);
+        *s = *y as f32;
+    }
+}
+
+#[inline(always)]
 fn sub_scaled_body<const FUSED: bool>(y: &mut [f64], factor: f64, x: &[f64]) {
     debug_assert_eq!(y.len(), x.len());
     for (y, x) in y.iter_mut().zip(x) {
@@ -274,6 +343,11 @@ mod tests {
         assert!((dot_f32(&a, &small) - mixed).abs() < 1e-12);
         let bytes: Vec<u8> = small.iter().map(|&v| v as u8).collect();
         assert!((dot_u8(&a, &bytes) - mixed).abs() < 1e-12);
+        let columns: Vec<Vec<u8>> = (0..4).map(|t| bytes.iter().map(|v| v * t + 1).collect()).collect();
+        let four = dot_u8_x4(&a, [&columns[0], &columns[1], &columns[2], &columns[3]]);
+        for (sum, column) in four.iter().zip(&columns) {
+            assert_eq!(sum.to_bits(), dot_u8(&a, column).to_bits(), "the same bits as one at a time");
+        }
         let bs: Vec<Vec<f64>> = (0..6).map(|t| a.iter().map(|x| x * f64::from(t) - 1.0).collect()).collect();
         assert!((dot(&a, &b) - a.iter().zip(&b).map(|(x, y)| x * y).sum::<f64>()).abs() < 1e-12);
         let mut out = vec![0.0; 6];
@@ -281,8 +355,8 @@ mod tests {
         for (o, c) in out.iter().zip(&bs) {
             assert!((o - b.iter().zip(c).map(|(x, y)| x * y).sum::<f64>()).abs() < 1e-12);
         }
-        let rows: Vec<f32> = (0..6 * 37).map(|k| (k % 11) as f32 - 4.0).collect();
-        let mut single = vec![0.0f32; 6];
+        let rows: Vec<f32> = (0..11 * 37).map(|k| (k % 11) as f32 - 4.0).collect();
+        let mut single = vec![0.0f32; 11];
         dots_single(&small, &rows, &mut single);
         for (o, row) in single.iter().zip(rows.chunks_exact(37)) {
             assert_eq!(*o, small.iter().zip(row).map(|(x, y)| x * y).sum::<f32>(), "small integers are exact");
@@ -292,6 +366,10 @@ mod tests {
         let mut y = b.clone();
         sub_scaled(&mut y, 2.0, &a);
         assert_eq!(fused, y);
+        let (mut narrowed, mut single) = (b.clone(), vec![0.0f32; b.len()]);
+        sub_scaled_narrowed(&mut narrowed, 2.0, &a, &mut single);
+        assert_eq!(narrowed, y);
+        assert_eq!(single, y.iter().map(|&v| v as f32).collect::<Vec<_>>());
         assert!((product - y.iter().zip(&b).map(|(y, b)| y * b).sum::<f64>()).abs() < 1e-12);
         for ((y, a), b) in y.iter().zip(&a).zip(&b) {
             assert!((y - (b - 2.0 * a)).abs() < 1e-12);

@@ -491,19 +491,23 @@ impl RestrictedMaster {
         for j in 0..self.m {
             best.offer(Var::Slack(j), -self.duals[j], -self.duals[j] / scale > tolerance);
         }
-        let reduced = |c: usize| 1.0 - self.columns.dot(c, &self.duals);
         let n = self.working.len();
         let segment = PRICING_SEGMENT.max(self.m);
         let mut scanned = 0;
+        let (mut priced, mut products) = (Vec::with_capacity(segment), Vec::with_capacity(segment));
         while scanned < n {
             let mut found = false;
-            for k in scanned..(scanned + segment).min(n) {
-                let c = self.working[(self.next_column + k) % n];
-                // A basic column's reduced cost is zero: skipping it saves a third of the scan.
-                if !self.is_basic[c] {
-                    let gain = reduced(c);
-                    found |= best.offer(Var::Column(c), gain, gain > tolerance);
-                }
+            // A basic column's reduced cost is zero: skipping it saves a third of the scan.
+            priced.clear();
+            priced.extend(
+                (scanned..(scanned + segment).min(n))
+                    .map(|k| self.working[(self.next_column + k) % n])
+                    .filter(|&c| !self.is_basic[c]),
+            );
+            self.columns.dots_into(&priced, &self.duals, &mut products);
+            for (&c, product) in priced.iter().zip(&products) {
+                let gain = 1.0 - product;
+                found |= best.offer(Var::Column(c), gain, gain > tolerance);
             }
             scanned += segment;
             if found {
@@ -513,8 +517,11 @@ impl RestrictedMaster {
         }
         // Nothing improves in the working set: price the pool.
         let mut admitted = Best::new(WORKING_SET_ADMIT);
-        for c in (0..self.columns.len()).filter(|&c| !self.in_working[c] && !self.is_basic[c]) {
-            let gain = reduced(c);
+        priced.clear();
+        priced.extend((0..self.columns.len()).filter(|&c| !self.in_working[c] && !self.is_basic[c]));
+        self.columns.dots_into(&priced, &self.duals, &mut products);
+        for (&c, product) in priced.iter().zip(&products) {
+            let gain = 1.0 - product;
             admitted.offer(Var::Column(c), gain, gain > tolerance);
         }
         for (var, gain) in admitted.into_sorted() {
@@ -907,11 +914,14 @@ fn steepest_edge(candidates: &[(Var, f64)], directions: Vec<Vec<f64>>) -> Option
 struct Best {
     k: usize,
     items: Vec<(Var, f64)>,
+    /// The position and gain of the smallest kept gain once k are kept,
+    /// found again only after a change: most offers of a scan lose to it.
+    worst: Option<(usize, f64)>,
 }
 
 impl Best {
     fn new(k: usize) -> Self {
-        Best { k, items: Vec::with_capacity(k + 1) }
+        Best { k, items: Vec::with_capacity(k + 1), worst: None }
     }
 
     /// Keeps an improving `var` if its gain is among the k largest; returns `improving`.
@@ -920,14 +930,17 @@ impl Best {
             return false;
         }
         if self.items.len() == self.k {
-            let (worst, worst_gain) =
-                self.items.iter().enumerate().map(|(i, x)| (i, x.1)).min_by(|a, b| a.1.total_cmp(&b.1)).expect("k > 0");
+            let items = &self.items;
+            let (worst, worst_gain) = *self.worst.get_or_insert_with(|| {
+                items.iter().enumerate().map(|(i, x)| (i, x.1)).min_by(|a, b| a.1.total_cmp(&b.1)).expect("k > 0")
+            });
             if gain <= worst_gain {
                 return true;
             }
             self.items.swap_remove(worst);
         }
         self.items.push((var, gain));
+        self.worst = None;
         true
     }
 
