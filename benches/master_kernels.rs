@@ -8,9 +8,8 @@
 //!   HL_KERNEL_M=1009 cargo bench --bench master_kernels   # the rows of N = 2017
 
 mod common;
-use common::{compare, median_seconds};
+use common::{compare, median_seconds, median_seconds_after};
 use gamesweep::games::higher_lower::solve::kernels::{dot_u8, dot_u8_x4};
-use std::time::Instant;
 
 fn main() {
     let m: usize = std::env::var("HL_KERNEL_M").map_or(508, |v| v.parse().expect("a row count"));
@@ -41,17 +40,11 @@ fn main() {
     // The scan alone, each time right after a pass over an inverse of 8 m^2 bytes.
     let mut inverse = vec![1.0f64; m * m];
     let mut after_pass = |scan: &dyn Fn() -> f64| {
-        let mut times: Vec<f64> = (0..21)
-            .map(|k| {
-                inverse.iter_mut().for_each(|x| *x += f64::from(k));
-                std::hint::black_box(&inverse);
-                let start = Instant::now();
-                std::hint::black_box(scan());
-                start.elapsed().as_secs_f64()
-            })
-            .collect();
-        times.sort_by(f64::total_cmp);
-        times[times.len() / 2]
+        let pass = |k: usize| {
+            inverse.iter_mut().for_each(|x| *x += k as f64);
+            std::hint::black_box(&inverse);
+        };
+        median_seconds_after(21, pass, scan)
     };
     let rows = [("one column at a time (before)", after_pass(&one)), ("four at a time", after_pass(&four))];
     compare(&format!("{title}, after a pass over a {} KB inverse", 8 * m * m / 1024), &rows);

@@ -6,8 +6,15 @@ use std::time::Instant;
 /// Median wall time in seconds of `runs` calls of `f` (after one warm-up call).
 pub fn median_seconds<T>(runs: usize, mut f: impl FnMut() -> T) -> f64 {
     std::hint::black_box(f());
+    median_seconds_after(runs, |_| (), f)
+}
+
+/// Median wall time in seconds of `runs` calls of `f`, each right after an
+/// untimed call of `before` with the run's index (to evict caches, say).
+pub fn median_seconds_after<T>(runs: usize, mut before: impl FnMut(usize), mut f: impl FnMut() -> T) -> f64 {
     let mut times: Vec<f64> = (0..runs)
-        .map(|_| {
+        .map(|k| {
+            before(k);
             let start = Instant::now();
             std::hint::black_box(f());
             start.elapsed().as_secs_f64()
