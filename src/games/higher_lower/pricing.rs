@@ -155,49 +155,37 @@ pub fn monotone_root_dp_f64(weights: &[f64]) -> Priced<f64> {
 
 /// The tables of Knuth's DP, laid out for the cache. Rows [a, *] are filled
 /// from a = N down to 1, each from b = a up: the best split of [a, b] reads
-/// cost[a][r-1] (row a, just filled) and cost[r+1][b] (column b), which the
+/// cost[a][r-1] (row a, being filled) and cost[r+1][b] (column b), which the
 /// transposed copy holds as a row, so both run along memory. Filled by
 /// columns, as the textbook order does, the column read missed the cache on
-/// every candidate root (N = 1000: 10 MB of table).
+/// every candidate root (N = 1000: 10 MB of table). Only what is read again is
+/// kept: of the cost table the row being filled, and the roots of the cells
+/// computed (a mirrored cell's root is its mirror's, mirrored): the DP is bound
+/// by moving its tables, and dropping the rest of the cost table and the roots'
+/// copies cut its time by a fifth (docs/higher-lower-experiments.md#the-pricing-dp-keeps-what-it-reads-again-2026-11-27-issue-33).
 struct MonotoneRootTables<W> {
-    n: usize,
-    /// cost[a][b] at a * (n + 1) + b, for 1 <= a <= n + 1 and a - 1 <= b <= n.
-    cost: Vec<W>,
-    /// cost[a][b] again at b * (n + 2) + a.
+    /// cost[a][b] of the row a being filled, at b.
+    row: Vec<W>,
+    /// cost[a][b] at b * (n + 2) + a.
     cost_t: Vec<W>,
-    /// The best root of [a, b], indexed as `cost`.
+    /// The best root of computed [a, b] at a * (n + 1) + b (see `root_of`).
     root: Vec<u16>,
 }
 
 impl<W: Weight + std::ops::Sub<Output = W>> MonotoneRootTables<W> {
     fn new() -> Self {
-        MonotoneRootTables { n: 0, cost: Vec::new(), cost_t: Vec::new(), root: Vec::new() }
-    }
-
-    fn at(&self, a: usize, b: usize) -> usize {
-        a * (self.n + 1) + b
+        MonotoneRootTables { row: Vec::new(), cost_t: Vec::new(), root: Vec::new() }
     }
 
     fn solve(&mut self, weights: &[W]) -> Priced<W> {
         let n = weights.len();
         assert!(n > 0 && n < usize::from(u16::MAX));
         debug_assert!(weights.iter().all(|w| *w >= W::zero()), "Knuth's speed-up needs non-negative weights");
-        self.n = n;
         let size = (n + 2) * (n + 1);
-        if self.cost.len() < size {
-            self.cost.resize(size, W::zero());
+        if self.cost_t.len() < size {
+            self.row.resize(n + 2, W::zero());
             self.cost_t.resize(size, W::zero());
             self.root.resize(size, 0);
-        }
-        // The tables as local slices, so that their addresses and lengths stay
-        // in registers through the loops instead of being read from `self`.
-        let (cost, cost_t, root) = (&mut self.cost[..size], &mut self.cost_t[..size], &mut self.root[..size]);
-        let at = |a: usize, b: usize| a * (n + 1) + b;
-        let at_t = |a: usize, b: usize| b * (n + 2) + a;
-        // Every cell is written before it is read, but the empty intervals [a, a-1].
-        for a in 1..=n + 1 {
-            cost[at(a, a - 1)] = W::zero();
-            cost_t[at_t(a, a - 1)] = W::zero();
         }
         let prefix = prefix_sums(weights);
         // Symmetric weights (the solver's: it prices symmetric strategies)
@@ -206,16 +194,23 @@ impl<W: Weight + std::ops::Sub<Output = W>> MonotoneRootTables<W> {
         // filled, so half the cells are copies (N = 1017: see the docs,
         // higher-lower-experiments.md#the-pricing-dp-on-symmetric-weights).
         let symmetric = (0..n / 2).all(|k| weights[k] == weights[n - 1 - k]);
+        // The tables as local slices, so that their addresses and lengths stay
+        // in registers through the loops instead of being read from `self`.
+        let (row, cost_t, root) = (&mut self.row[..n + 2], &mut self.cost_t[..size], &mut self.root[..size]);
+        let at = |a: usize, b: usize| a * (n + 1) + b;
+        let at_t = |a: usize, b: usize| b * (n + 2) + a;
+        // The empty intervals [a, a-1] cost zero; every other cell is written before it is read.
+        for a in 1..=n + 1 {
+            cost_t[at_t(a, a - 1)] = W::zero();
+        }
         for a in (1..=n).rev() {
+            row[a - 1] = W::zero();
             // Row a copies its cells b <= N - a and computes the rest.
             let computed_from = if symmetric { (n + 1 - a).max(a) } else { a };
             for b in a..computed_from {
-                let (mirror_a, mirror_b) = (n + 1 - b, n + 1 - a);
-                let value = cost_t[at_t(mirror_a, mirror_b)].clone();
-                let r = n + 1 - usize::from(root[at(mirror_a, mirror_b)]);
+                let value = cost_t[at_t(n + 1 - b, n + 1 - a)].clone();
                 cost_t[at_t(a, b)] = value.clone();
-                cost[at(a, b)] = value;
-                root[at(a, b)] = r as u16;
+                row[b] = value;
             }
             for b in computed_from..=n {
                 // A mirrored root is the rightmost optimal one where the
@@ -226,12 +221,12 @@ impl<W: Weight + std::ops::Sub<Output = W>> MonotoneRootTables<W> {
                 let (low, high) = if a == b {
                     (a, a)
                 } else {
-                    let (left, below) = (usize::from(root[at(a, b - 1)]), usize::from(root[at(a + 1, b)]));
+                    let (left, below) = (root_of(root, n, symmetric, a, b - 1), root_of(root, n, symmetric, a + 1, b));
                     (left.min(below), left.max(below))
                 };
                 // Leftmost best root on ties, as the interval DP.
-                let (row, column) = (at(a, 0), at_t(0, b));
-                let split = |r: usize| cost[row + r - 1].add(&cost_t[column + r + 1]);
+                let column = at_t(0, b);
+                let split = |r: usize| row[r - 1].add(&cost_t[column + r + 1]);
                 let (mut best, mut r) = (split(low), low);
                 for candidate in low + 1..=high {
                     let next = split(candidate);
@@ -241,12 +236,23 @@ impl<W: Weight + std::ops::Sub<Output = W>> MonotoneRootTables<W> {
                 }
                 let value = best.add(&span(&prefix, a, b));
                 cost_t[at_t(a, b)] = value.clone();
-                cost[at(a, b)] = value;
+                row[b] = value;
                 root[at(a, b)] = r as u16;
             }
         }
-        let tree = Tree::from_roots(n, |a, b| usize::from(self.root[self.at(a, b)]));
-        Priced { tree, cost: self.cost[self.at(1, n)].clone() }
+        let tree = Tree::from_roots(n, |a, b| root_of(&self.root, n, symmetric, a, b));
+        Priced { tree, cost: self.row[n].clone() }
+    }
+}
+
+/// The best root of [a, b] in `MonotoneRootTables::root`: for a mirrored cell
+/// (symmetric weights, a + b <= N), N+1 minus that of its mirror [N+1-b, N+1-a],
+/// a computed cell.
+fn root_of(root: &[u16], n: usize, symmetric: bool, a: usize, b: usize) -> usize {
+    if symmetric && a + b <= n {
+        n + 1 - usize::from(root[(n + 1 - b) * (n + 1) + n + 1 - a])
+    } else {
+        usize::from(root[a * (n + 1) + b])
     }
 }
 
