@@ -38,7 +38,7 @@ pub fn dot_u8_x4(a: &[f64], b: [&[u8]; 4]) -> [f64; 4] {
         // SAFETY: the CPU supports the features the function is compiled for.
         return unsafe { dot_u8_x4_avx2(a, b) };
     }
-    dot_widened_x4_body::<u8, false>(a, b)
+    dot_x4_body::<u8, 8, false>(a, b)
 }
 
 /// sum_i a_i b_i, in four lanes: the face LPs scan thousands of cut rows
@@ -137,7 +137,7 @@ fn dot_u8_avx2(a: &[f64], b: &[u8]) -> f64 {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
 fn dot_u8_x4_avx2(a: &[f64], b: [&[u8]; 4]) -> [f64; 4] {
-    dot_widened_x4_body::<u8, true>(a, b)
+    dot_x4_body::<u8, 8, true>(a, b)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -187,17 +187,20 @@ fn dot_widened_body<T: Copy + Into<f64>, const FUSED: bool>(a: &[f64], b: &[T]) 
     lanes.iter().sum::<f64>() + tail
 }
 
-/// Four `dot_widened_body` sums side by side, lane for lane.
+/// Four dot products sharing `a`, side by side, each in `LANES` lanes summed
+/// as one alone would be (`dot_widened_body` with eight lanes for the byte
+/// scan, `dot_body` with four for the exact rule's directions), so that the
+/// results are the same bits.
 #[inline(always)]
-fn dot_widened_x4_body<T: Copy + Into<f64>, const FUSED: bool>(a: &[f64], b: [&[T]; 4]) -> [f64; 4] {
+fn dot_x4_body<T: Copy + Into<f64>, const LANES: usize, const FUSED: bool>(a: &[f64], b: [&[T]; 4]) -> [f64; 4] {
     debug_assert!(b.iter().all(|b| b.len() == a.len()));
-    let mut lanes = [[0.0f64; 8]; 4];
-    let split = a.len() / 8 * 8;
-    for i in (0..split).step_by(8) {
-        let x = &a[i..i + 8];
+    let mut lanes = [[0.0f64; LANES]; 4];
+    let split = a.len() / LANES * LANES;
+    for i in (0..split).step_by(LANES) {
+        let x = &a[i..i + LANES];
         for (lane, b) in lanes.iter_mut().zip(&b) {
-            let y = &b[i..i + 8];
-            for k in 0..8 {
+            let y = &b[i..i + LANES];
+            for k in 0..LANES {
                 lane[k] = multiply_add::<FUSED>(x[k], y[k].into(), lane[k]);
             }
         }
@@ -215,7 +218,8 @@ fn dots_body<const FUSED: bool>(a: &[f64], bs: &[Vec<f64>], out: &mut [f64]) {
     let mut groups = bs.chunks_exact(4);
     let mut done = 0;
     for group in groups.by_ref() {
-        out[done..done + 4].copy_from_slice(&dot4_body::<FUSED>(a, [&group[0], &group[1], &group[2], &group[3]]));
+        out[done..done + 4]
+            .copy_from_slice(&dot_x4_body::<f64, 4, FUSED>(a, [&group[0], &group[1], &group[2], &group[3]]));
         done += 4;
     }
     for (b, o) in groups.remainder().iter().zip(&mut out[done..]) {
@@ -236,27 +240,6 @@ fn dot_body<const FUSED: bool>(a: &[f64], b: &[f64]) -> f64 {
         }
     }
     lanes.iter().sum::<f64>() + tail
-}
-
-/// Four dot products sharing `a`, with four lanes each (16 accumulators).
-#[inline(always)]
-fn dot4_body<const FUSED: bool>(a: &[f64], b: [&[f64]; 4]) -> [f64; 4] {
-    let mut lanes = [[0.0f64; 4]; 4];
-    let split = a.len() / 4 * 4;
-    for i in (0..split).step_by(4) {
-        let x = &a[i..i + 4];
-        for (lane, b) in lanes.iter_mut().zip(&b) {
-            let y = &b[i..i + 4];
-            for k in 0..4 {
-                lane[k] = multiply_add::<FUSED>(x[k], y[k], lane[k]);
-            }
-        }
-    }
-    let mut sums = [0.0; 4];
-    for ((sum, lane), b) in sums.iter_mut().zip(&lanes).zip(&b) {
-        *sum = lane.iter().sum::<f64>() + a[split..].iter().zip(&b[split..]).map(|(x, y)| x * y).sum::<f64>();
-    }
-    sums
 }
 
 /// a * b + c in single precision, fused where the target has FMA.
