@@ -50,7 +50,7 @@ pub fn exact_stage(float: &FloatSolution) -> Result<ExactOutcome, String> {
     let start = Instant::now();
     let game = SymmetricGame::new(float.n);
     let mut outcome = exact_optimum(&game, float.basis.clone())?;
-    outcome.face_mixture = widen::widened_mixture(&game, float, &outcome.value, &outcome.bob);
+    outcome.face_mixture = widen::widened_mixture(&game, float, &outcome.value, &outcome.alpha, &outcome.bob);
     outcome.seconds = start.elapsed().as_secs_f64();
     Ok(outcome)
 }

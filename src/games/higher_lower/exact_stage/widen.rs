@@ -34,10 +34,21 @@
 //! breaks the DP's ties another way and finds another tree that ties for the
 //! best. With 2d of them (d the vertex's hull dimension) N = 577, 705 and
 //! 1281 widen to a point.
+//!
+//! Where the hull is still not a point, the trees that would pin it are
+//! sought directly: Bob's best responses to Alice's exact alpha* moved a
+//! little either way along each direction of the hull. One that costs
+//! exactly V at alpha* cuts the hull; where her face is a point it is in
+//! some optimal mixture (strict complementarity), so four more tilted
+//! masters favour those trees (tilted by the most) and price further trees
+//! at their duals, which such a vertex may need, as long as the best
+//! response costs exactly V at alpha* (no other tree is in an optimal
+//! mixture). In the 1024 sweep this proved alpha unique at 39 more N.
 
 use super::basis::{bob_mixture, factor};
-use crate::exact::Rational;
+use crate::exact::{Rational, ScaledVector};
 use crate::games::higher_lower::face::hull::{OptimalFace, support, tight_keys};
+use crate::games::higher_lower::pricing::{floored, monotone_root_dp_f64};
 use crate::games::higher_lower::solve::restricted_master::{RestrictedMaster, Var};
 use crate::games::higher_lower::solve::{BasicVar, FloatSolution, Method, price};
 use crate::games::higher_lower::symmetric::SymmetricGame;
@@ -57,83 +68,190 @@ const VERTICES: usize = 4;
 const TILT: f64 = 1e-6;
 /// Trees within this (relative) of the best against the float strategy count as tight.
 const TIGHT: f64 = 1e-9;
+/// How far alpha is moved along a hull direction to find the trees that cut
+/// it (the largest key's move; alpha sums to 1): each way, small enough that
+/// a tree costing more than V at alpha rarely wins, and a smaller step in
+/// case it does.
+const PINNING_STEPS: [f64; 2] = [1e-9, 1e-11];
+/// Trees priced at most for one vertex with favoured trees.
+const PRICED_PER_VERTEX: usize = 64;
+/// A tree enters a tilted master when its load at the duals is below 1 by more than this.
+const PRICING_GAP: f64 = 1e-10;
 /// Best responses to a perturbed float strategy sought per dimension of the vertex's hull.
 const NEARBY_PER_DIMENSION: usize = 2;
 /// Largest relative perturbation of a weight for those best responses: far
 /// below the gaps between distinct tree costs, far above the DP's rounding.
 const NEARBY: f64 = 1e-8;
 
-/// The mean of Bob's `vertex` mixture (of value `value`) and further exact vertices of his
-/// optimal face, taken until its hull is a point or `VERTICES` are tried;
-/// `None` when the vertex's hull is a point already or nothing narrowed it.
+/// The mean of Bob's `vertex` mixture (of value `value`, Alice's optimal
+/// `alpha`) and further exact vertices of his optimal face, taken until its
+/// hull is a point or the vertices tried run out; `None` when the vertex's
+/// hull is a point already or nothing narrowed it.
 pub fn widened_mixture(
     game: &SymmetricGame,
     float: &FloatSolution,
     value: &Rational,
+    alpha: &[Rational],
     vertex: &[(Tree, Rational)],
 ) -> Option<Vec<(Tree, Rational)>> {
     let first = OptimalFace::new(value, vertex).dimension();
     if first == 0 {
         return None;
     }
-    // The mean's hull from the keys tight in every mixture and the union of
-    // their supports (`OptimalFace::from_parts`); the mean itself only for the
-    // narrowest.
-    let mut tight: BTreeSet<usize> = tight_keys(value, vertex).into_iter().collect();
-    let mut union: BTreeSet<Tree> = support(vertex).cloned().collect();
+    let mut trees = tight_trees(game, float, first);
+    let start = final_basis(float, &trees);
+    let mut widening = Widening::new(game.n, value, alpha, vertex, first);
+    widening.add_vertices(game, &trees, trees.len(), &start, 0);
+    if widening.narrowest.0 > 0 {
+        let pinning = pinning_trees(value, alpha, &widening.hull(), &trees);
+        if !pinning.is_empty() {
+            let favoured = trees.len();
+            trees.extend(pinning);
+            widening.add_vertices(game, &trees, favoured, &start, VERTICES);
+        }
+    }
+    (widening.narrowest.1 > 1).then(|| mean(&widening.mixtures[..widening.narrowest.1]))
+}
+
+/// The pool's trees tight at Alice's float strategy, and `NEARBY_PER_DIMENSION`
+/// best responses per dimension of the vertex's hull near it.
+fn tight_trees(game: &SymmetricGame, float: &FloatSolution, dimension: usize) -> Vec<Tree> {
     let cost = |tree: &Tree| game.column(tree).iter().zip(&float.beta).map(|(s, b)| f64::from(*s) * b).sum::<f64>();
     let best = float.pool.iter().map(cost).fold(f64::INFINITY, f64::min);
     let is_tight = |tree: &Tree| cost(tree) <= best * (1.0 + TIGHT);
-    let nearby = nearby_best_responses(game, float, NEARBY_PER_DIMENSION * first, &is_tight);
-    let tight_trees: Vec<&Tree> = float.pool.iter().filter(|tree| is_tight(tree)).chain(&nearby).collect();
-    let start = final_basis(float, &tight_trees);
-    let mut mixtures = vec![vertex.to_vec()];
-    // The narrowest dimension and how many mixtures its mean takes.
-    let mut narrowest = (first, 1);
-    for k in 0..VERTICES {
-        let mut rng = ChaCha8Rng::seed_from_u64((game.n * VERTICES + k) as u64);
-        let columns: Vec<Vec<f64>> = tight_trees
-            .iter()
-            .map(|tree| {
-                let tilt = 1.0 + TILT * rng.random::<f64>();
-                game.column(tree).iter().map(|&s| f64::from(s) / tilt).collect()
-            })
-            .collect();
-        let mut master = RestrictedMaster::new(game.rows(), &columns);
-        master.start_from(&start);
-        master.solve();
-        let basis: Vec<BasicVar> = master
-            .basis()
-            .into_iter()
-            .map(|var| match var {
-                Var::Slack(j) => BasicVar::Slack(j),
-                Var::Column(c) => BasicVar::Tree(tight_trees[c].clone()),
-            })
-            .collect();
-        // A vertex off the optimal face (a tilt too large) or not exactly feasible adds nothing.
-        let Ok(solver) = factor(game, &basis) else { continue };
-        let x = solver.solve(&vec![1; game.rows()]);
-        let positive_tree = x.numerators.iter().zip(&basis).any(|(x, v)| *x > 0 && matches!(v, BasicVar::Tree(_)));
-        if x.numerators.iter().any(|x| *x < 0) || !positive_tree {
-            continue;
-        }
-        match bob_mixture(&basis, &x) {
-            (found, bob) if found == *value => mixtures.push(bob),
-            _ => continue,
-        }
-        let found = mixtures.last().expect("just pushed");
-        let tight_here: BTreeSet<usize> = tight_keys(value, found).into_iter().collect();
-        tight.retain(|k| tight_here.contains(k));
-        union.extend(support(found).cloned());
-        let narrowed = OptimalFace::from_parts(game.n, tight.iter().copied().collect(), &union).dimension();
-        if narrowed < narrowest.0 {
-            narrowest = (narrowed, mixtures.len());
-        }
-        if narrowed == 0 {
-            break;
+    let nearby = nearby_best_responses(game, float, NEARBY_PER_DIMENSION * dimension, &is_tight);
+    float.pool.iter().filter(|tree| is_tight(tree)).cloned().chain(nearby).collect()
+}
+
+/// Optimal mixtures of Bob's found so far, and the hull of their mean.
+struct Widening<'v> {
+    n: usize,
+    value: &'v Rational,
+    /// Alice's optimal alpha* over its common denominator.
+    alpha: ScaledVector,
+    mixtures: Vec<Vec<(Tree, Rational)>>,
+    /// The keys tight in every mixture and the union of their supports: the
+    /// mean's hull (`OptimalFace::from_parts`) without the mean itself.
+    tight: BTreeSet<usize>,
+    union: BTreeSet<Tree>,
+    /// The narrowest hull's dimension and how many mixtures its mean takes.
+    narrowest: (usize, usize),
+}
+
+impl<'v> Widening<'v> {
+    fn new(n: usize, value: &'v Rational, alpha: &[Rational], vertex: &[(Tree, Rational)], dimension: usize) -> Self {
+        Widening {
+            n,
+            value,
+            alpha: ScaledVector::from_rationals(alpha),
+            mixtures: vec![vertex.to_vec()],
+            tight: tight_keys(value, vertex).into_iter().collect(),
+            union: support(vertex).cloned().collect(),
+            narrowest: (dimension, 1),
         }
     }
-    (narrowest.1 > 1).then(|| mean(&mixtures[..narrowest.1]))
+
+    fn hull(&self) -> OptimalFace {
+        OptimalFace::from_parts(self.n, self.tight.iter().copied().collect(), &self.union)
+    }
+
+    /// Up to `VERTICES` more vertices, each the optimum of the master over
+    /// `trees` tilted at random (the trees from `favoured` on by the most, so
+    /// that they win every tie), until the hull is a point.
+    fn add_vertices(&mut self, game: &SymmetricGame, trees: &[Tree], favoured: usize, start: &[Var], seed: usize) {
+        for k in seed..seed + VERTICES {
+            let mut rng = ChaCha8Rng::seed_from_u64((game.n * VERTICES + k) as u64);
+            let columns: Vec<Vec<f64>> = trees
+                .iter()
+                .enumerate()
+                .map(|(c, tree)| {
+                    let tilt = 1.0 + TILT * if c < favoured { rng.random::<f64>() } else { 1.0 };
+                    game.column(tree).iter().map(|&s| f64::from(s) / tilt).collect()
+                })
+                .collect();
+            let mut master = RestrictedMaster::new(game.rows(), &columns);
+            master.start_from(start);
+            let mut priced: Vec<Tree> = Vec::new();
+            let mut duals = master.solve().duals;
+            // With favoured trees the vertex may need trees beyond `trees`:
+            // Bob's best responses to the tilted master's duals enter untilted
+            // while they cost exactly V at alpha*. (Without that test the
+            // duals, far from alpha*, kept bringing in trees off the face.)
+            while favoured < trees.len() && priced.len() < PRICED_PER_VERTEX {
+                let tree = price(game, Method::Auto, &duals);
+                let load: f64 = game.column(&tree).iter().zip(&duals).map(|(s, w)| f64::from(*s) * w).sum();
+                let tight = self.alpha.dot_small(tree.depths()) == *self.value;
+                if load >= 1.0 - PRICING_GAP || !tight {
+                    break;
+                }
+                master.add_column(&game.float_column(&tree));
+                priced.push(tree);
+                duals = master.solve().duals;
+            }
+            // A vertex that takes in no favoured or priced tree is one more of
+            // those the first masters found: not worth an exact factorisation.
+            let basis = master.basis();
+            if favoured < trees.len() && !basis.iter().any(|v| matches!(v, Var::Column(c) if *c >= favoured)) {
+                continue;
+            }
+            let tree_of = |c: usize| trees.get(c).unwrap_or_else(|| &priced[c - trees.len()]).clone();
+            let basis: Vec<BasicVar> = basis
+                .into_iter()
+                .map(|var| match var {
+                    Var::Slack(j) => BasicVar::Slack(j),
+                    Var::Column(c) => BasicVar::Tree(tree_of(c)),
+                })
+                .collect();
+            // A vertex off the optimal face (a tilt too large) or not exactly feasible adds nothing.
+            let Ok(solver) = factor(game, &basis) else { continue };
+            let x = solver.solve(&vec![1; game.rows()]);
+            let positive_tree = x.numerators.iter().zip(&basis).any(|(x, v)| *x > 0 && matches!(v, BasicVar::Tree(_)));
+            if x.numerators.iter().any(|x| *x < 0) || !positive_tree {
+                continue;
+            }
+            let found = match bob_mixture(&basis, &x) {
+                (found, bob) if found == *self.value => bob,
+                _ => continue,
+            };
+            let tight_here: BTreeSet<usize> = tight_keys(self.value, &found).into_iter().collect();
+            self.tight.retain(|k| tight_here.contains(k));
+            self.union.extend(support(&found).cloned());
+            self.mixtures.push(found);
+            let narrowed = self.hull().dimension();
+            if narrowed < self.narrowest.0 {
+                self.narrowest = (narrowed, self.mixtures.len());
+            }
+            if narrowed == 0 {
+                return;
+            }
+        }
+    }
+}
+
+/// Trees outside `known` that cost exactly V at alpha and would cut the
+/// hull: Bob's best responses to alpha moved a little along each direction
+/// of the hull, either way. Where Alice's face is smaller than the hull,
+/// such a tree costs less than V past alpha along a direction the face does
+/// not extend in; and where her optimal alpha is unique, every tree that
+/// costs V at it is in the support of some optimal mixture of Bob's
+/// (strict complementarity), so the tilted masters can take it in.
+fn pinning_trees(value: &Rational, alpha: &[Rational], hull: &OptimalFace, known: &[Tree]) -> Vec<Tree> {
+    let Ok(directions) = hull.directions() else { return Vec::new() };
+    let exact = ScaledVector::from_rationals(alpha);
+    let alpha_f64: Vec<f64> = exact.to_f64s();
+    let mut seen: HashSet<Tree> = known.iter().cloned().collect();
+    let mut found = Vec::new();
+    for z in directions.iter().map(ScaledVector::to_f64s) {
+        let largest = z.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        for step in PINNING_STEPS.iter().flat_map(|s| [s / largest, -s / largest]) {
+            let point: Vec<f64> = alpha_f64.iter().zip(&z).map(|(a, z)| a + step * z).collect();
+            let tree = monotone_root_dp_f64(&floored(point, 1e-12)).tree.canonical();
+            if exact.dot_small(tree.depths()) == *value && seen.insert(tree.clone()) {
+                found.push(tree);
+            }
+        }
+    }
+    found
 }
 
 /// Up to `count` tight trees outside the pool: Bob's best responses to
@@ -160,8 +278,8 @@ fn nearby_best_responses(
 /// The float solve's final basis over the `tight` trees. A basic tree that
 /// rounding left out of them is replaced by a slack; `start_from` repairs the
 /// basis if that makes it singular.
-fn final_basis(float: &FloatSolution, tight: &[&Tree]) -> Vec<Var> {
-    let index: HashMap<&Tree, usize> = tight.iter().enumerate().map(|(c, tree)| (*tree, c)).collect();
+fn final_basis(float: &FloatSolution, tight: &[Tree]) -> Vec<Var> {
+    let index: HashMap<&Tree, usize> = tight.iter().enumerate().map(|(c, tree)| (tree, c)).collect();
     float
         .basis
         .iter()
@@ -181,4 +299,46 @@ fn mean(mixtures: &[Vec<(Tree, Rational)>]) -> Vec<(Tree, Rational)> {
         *sum.entry(tree.clone()).or_insert_with(|| Rational::from(0u32)) += y * &share;
     }
     sum.into_iter().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::higher_lower::exact_stage::certificate::certify;
+    use crate::games::higher_lower::exact_stage::exact_stage;
+    use crate::games::higher_lower::solve::{SolveOptions, solve};
+
+    #[test]
+    fn trees_that_pin_the_hull_widen_it_to_a_point() {
+        // At N = 9 and 13 (warm from N = 1) the tilted masters over the tight
+        // trees leave a hull of dimension 1, which the face LPs prove is
+        // larger than the face (a point): the trees past alpha* along the
+        // hull's direction cost exactly V at alpha*, and the vertices that
+        // take them in pin the hull down to the point.
+        let options = SolveOptions::new(Method::Auto, 1e-10, 100_000);
+        let mut previous: Option<FloatSolution> = None;
+        for n in 1..=13 {
+            let float = solve(n, &options, previous.as_ref());
+            if [9, 13].contains(&n) {
+                let exact = exact_stage(&float).unwrap();
+                let game = SymmetricGame::new(n);
+                let first = OptimalFace::new(&exact.value, &exact.bob).dimension();
+                let trees = tight_trees(&game, &float, first);
+                let mut widening = Widening::new(n, &exact.value, &exact.alpha, &exact.bob, first);
+                widening.add_vertices(&game, &trees, trees.len(), &final_basis(&float, &trees), 0);
+                assert_eq!(widening.narrowest.0, 1, "N = {n}: the tilted masters alone");
+                let pinning = pinning_trees(&exact.value, &exact.alpha, &widening.hull(), &trees);
+                assert!(!pinning.is_empty(), "N = {n}");
+                let alpha = ScaledVector::from_rationals(&exact.alpha);
+                for tree in &pinning {
+                    assert_eq!(alpha.dot_small(tree.depths()), exact.value, "N = {n}");
+                    assert!(!trees.contains(tree), "N = {n}");
+                }
+                let wider = exact.face_mixture.as_ref().expect("widened");
+                certify(&exact.value, &exact.alpha, wider).unwrap();
+                assert_eq!(OptimalFace::new(&exact.value, wider).dimension(), 0, "N = {n}");
+            }
+            previous = Some(float);
+        }
+    }
 }
