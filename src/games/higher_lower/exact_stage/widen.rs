@@ -115,7 +115,7 @@ pub fn widened_mixture(
 
 /// The pool's trees tight at Alice's float strategy, and `NEARBY_PER_DIMENSION`
 /// best responses per dimension of the vertex's hull near it.
-fn tight_trees(game: &SymmetricGame, float: &FloatSolution, dimension: usize) -> Vec<Tree> {
+pub(super) fn tight_trees(game: &SymmetricGame, float: &FloatSolution, dimension: usize) -> Vec<Tree> {
     let cost = |tree: &Tree| game.column(tree).iter().zip(&float.beta).map(|(s, b)| f64::from(*s) * b).sum::<f64>();
     let best = float.pool.iter().map(cost).fold(f64::INFINITY, f64::min);
     let is_tight = |tree: &Tree| cost(tree) <= best * (1.0 + TIGHT);
@@ -124,7 +124,7 @@ fn tight_trees(game: &SymmetricGame, float: &FloatSolution, dimension: usize) ->
 }
 
 /// Optimal mixtures of Bob's found so far, and the hull of their mean.
-struct Widening<'v> {
+pub(super) struct Widening<'v> {
     n: usize,
     value: &'v Rational,
     /// Alice's optimal alpha* over its common denominator.
@@ -135,11 +135,17 @@ struct Widening<'v> {
     tight: BTreeSet<usize>,
     union: BTreeSet<Tree>,
     /// The narrowest hull's dimension and how many mixtures its mean takes.
-    narrowest: (usize, usize),
+    pub(super) narrowest: (usize, usize),
 }
 
 impl<'v> Widening<'v> {
-    fn new(n: usize, value: &'v Rational, alpha: &[Rational], vertex: &[(Tree, Rational)], dimension: usize) -> Self {
+    pub(super) fn new(
+        n: usize,
+        value: &'v Rational,
+        alpha: &[Rational],
+        vertex: &[(Tree, Rational)],
+        dimension: usize,
+    ) -> Self {
         Widening {
             n,
             value,
@@ -151,14 +157,21 @@ impl<'v> Widening<'v> {
         }
     }
 
-    fn hull(&self) -> OptimalFace {
+    pub(super) fn hull(&self) -> OptimalFace {
         OptimalFace::from_parts(self.n, self.tight.iter().copied().collect(), &self.union)
     }
 
     /// Up to `VERTICES` more vertices, each the optimum of the master over
     /// `trees` tilted at random (the trees from `favoured` on by the most, so
     /// that they win every tie), until the hull is a point.
-    fn add_vertices(&mut self, game: &SymmetricGame, trees: &[Tree], favoured: usize, start: &[Var], seed: usize) {
+    pub(super) fn add_vertices(
+        &mut self,
+        game: &SymmetricGame,
+        trees: &[Tree],
+        favoured: usize,
+        start: &[Var],
+        seed: usize,
+    ) {
         for k in seed..seed + VERTICES {
             let mut rng = ChaCha8Rng::seed_from_u64((game.n * VERTICES + k) as u64);
             let columns: Vec<Vec<f64>> = trees
@@ -235,7 +248,7 @@ impl<'v> Widening<'v> {
 /// not extend in; and where her optimal alpha is unique, every tree that
 /// costs V at it is in the support of some optimal mixture of Bob's
 /// (strict complementarity), so the tilted masters can take it in.
-fn pinning_trees(value: &Rational, alpha: &[Rational], hull: &OptimalFace, known: &[Tree]) -> Vec<Tree> {
+pub(super) fn pinning_trees(value: &Rational, alpha: &[Rational], hull: &OptimalFace, known: &[Tree]) -> Vec<Tree> {
     let Ok(directions) = hull.directions() else { return Vec::new() };
     let exact = ScaledVector::from_rationals(alpha);
     let alpha_f64: Vec<f64> = exact.to_f64s();
@@ -278,7 +291,7 @@ fn nearby_best_responses(
 /// The float solve's final basis over the `tight` trees. A basic tree that
 /// rounding left out of them is replaced by a slack; `start_from` repairs the
 /// basis if that makes it singular.
-fn final_basis(float: &FloatSolution, tight: &[Tree]) -> Vec<Var> {
+pub(super) fn final_basis(float: &FloatSolution, tight: &[Tree]) -> Vec<Var> {
     let index: HashMap<&Tree, usize> = tight.iter().enumerate().map(|(c, tree)| (tree, c)).collect();
     float
         .basis
@@ -299,46 +312,4 @@ fn mean(mixtures: &[Vec<(Tree, Rational)>]) -> Vec<(Tree, Rational)> {
         *sum.entry(tree.clone()).or_insert_with(|| Rational::from(0u32)) += y * &share;
     }
     sum.into_iter().collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::games::higher_lower::exact_stage::certificate::certify;
-    use crate::games::higher_lower::exact_stage::exact_stage;
-    use crate::games::higher_lower::solve::{SolveOptions, solve};
-
-    #[test]
-    fn trees_that_pin_the_hull_widen_it_to_a_point() {
-        // At N = 9 and 13 (warm from N = 1) the tilted masters over the tight
-        // trees leave a hull of dimension 1, which the face LPs prove is
-        // larger than the face (a point): the trees past alpha* along the
-        // hull's direction cost exactly V at alpha*, and the vertices that
-        // take them in pin the hull down to the point.
-        let options = SolveOptions::new(Method::Auto, 1e-10, 100_000);
-        let mut previous: Option<FloatSolution> = None;
-        for n in 1..=13 {
-            let float = solve(n, &options, previous.as_ref());
-            if [9, 13].contains(&n) {
-                let exact = exact_stage(&float).unwrap();
-                let game = SymmetricGame::new(n);
-                let first = OptimalFace::new(&exact.value, &exact.bob).dimension();
-                let trees = tight_trees(&game, &float, first);
-                let mut widening = Widening::new(n, &exact.value, &exact.alpha, &exact.bob, first);
-                widening.add_vertices(&game, &trees, trees.len(), &final_basis(&float, &trees), 0);
-                assert_eq!(widening.narrowest.0, 1, "N = {n}: the tilted masters alone");
-                let pinning = pinning_trees(&exact.value, &exact.alpha, &widening.hull(), &trees);
-                assert!(!pinning.is_empty(), "N = {n}");
-                let alpha = ScaledVector::from_rationals(&exact.alpha);
-                for tree in &pinning {
-                    assert_eq!(alpha.dot_small(tree.depths()), exact.value, "N = {n}");
-                    assert!(!trees.contains(tree), "N = {n}");
-                }
-                let wider = exact.face_mixture.as_ref().expect("widened");
-                certify(&exact.value, &exact.alpha, wider).unwrap();
-                assert_eq!(OptimalFace::new(&exact.value, wider).dimension(), 0, "N = {n}");
-            }
-            previous = Some(float);
-        }
-    }
 }
