@@ -1,5 +1,6 @@
 """Reads every table of a gamesweep output directory with polars, the way a
-notebook would, and checks that none is empty and nothing failed verification.
+notebook would, and checks that none is empty (but those in MAY_BE_EMPTY) and
+nothing failed verification.
 
 Usage: python3 scripts/check_tables.py DIR
 """
@@ -8,6 +9,14 @@ import sys
 from pathlib import Path
 
 import polars as pl
+
+# Tables that are empty in a correct run, and why.
+MAY_BE_EMPTY = {
+    # The trees the claims' proofs cut with: none when every optimal face with
+    # a claim to decide is a point or needs no tree as a cut (configs/quick.toml
+    # since the widening pins the hulls, 2026-11-27).
+    "face_trees",
+}
 
 
 def main(root: Path) -> None:
@@ -21,7 +30,7 @@ def main(root: Path) -> None:
     for table in tables:
         df = pl.read_parquet(table / "*.parquet")
         print(f"{table.relative_to(root)}: {df.height} rows, {df.width} columns")
-        if df.height == 0:
+        if df.height == 0 and table.name not in MAY_BE_EMPTY:
             sys.exit(f"{table}: empty")
         if table.name == "verification":
             bad = df.filter(pl.col("status") == "failed")
