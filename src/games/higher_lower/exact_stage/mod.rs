@@ -346,7 +346,7 @@ mod tests {
                 let exact = exact_stage(&float).unwrap();
                 let game = SymmetricGame::new(n);
                 let first = OptimalFace::new(&exact.value, &exact.bob).dimension();
-                let trees = widen::tight_trees(&game, &float, first);
+                let trees = widen::tight_trees(&game, &float, &exact.value, &exact.alpha, first);
                 let mut widening = widen::Widening::new(n, &exact.value, &exact.alpha, &exact.bob, first);
                 widening.add_vertices(&game, &trees, trees.len(), &widen::final_basis(&float, &trees), 0);
                 assert_eq!(widening.narrowest.0, 1, "N = {n}: the tilted masters alone");

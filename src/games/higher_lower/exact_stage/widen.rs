@@ -11,13 +11,15 @@
 //! start: dimension 39 from the vertex, 0 from five vertices; the face stage
 //! 89 s -> 0.5 s for 5 s here).
 //!
-//! A further vertex: the master over the trees tight at the end of the float
-//! solve, each tree's cost raised at random by up to `TILT` (its column
-//! divided by 1 + tilt), whose optimum is a vertex of the untilted optimal
-//! face that favours other trees. Each tilted master starts from the float
-//! solve's final basis, which the tilt keeps feasible (a column scaled by
-//! 1 / (1 + t) takes the value x (1 + t)) and nearly optimal, instead of from
-//! the slacks. Its basis is solved exactly for Bob's side
+//! A further vertex: the master over the trees that cost exactly V at
+//! alpha* (of those tight at the end of the float solve), each tree's cost
+//! in the master's objective raised at random by up to `TILT`
+//! (`add_column_costing`; the columns stay exact bytes), whose optimum is a
+//! vertex of the untilted optimal face that favours other trees. Each tilted
+//! master starts from the float solve's final basis, which the tilt leaves
+//! feasible and nearly optimal, instead of from the slacks. (Near N = 1024
+//! trees tight only within the float tolerance let every tilted master leave
+//! the face by 6e-12 relative: the master is that flat.) Its basis is solved exactly for Bob's side
 //! alone: x_B = B^-1 1 >= 0 is a feasible point of S x <= 1 (the slacks are
 //! among the basic variables), so Bob's mixture x / sum(x) holds every key
 //! to at most 1 / (2 sum(x)), and where that equals V the mixture is optimal.
@@ -43,7 +45,7 @@
 //! masters favour those trees (tilted by the most) and price further trees
 //! at their duals, which such a vertex may need, as long as the best
 //! response costs exactly V at alpha* (no other tree is in an optimal
-//! mixture). In the 1024 sweep this proved alpha unique at 39 more N.
+//! mixture). In the 1024 sweep this proved alpha unique at 49 more N.
 
 use super::basis::{bob_mixture, factor};
 use crate::exact::{Rational, ScaledVector};
@@ -59,9 +61,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// Further vertices tried at most.
 const VERTICES: usize = 4;
-/// Largest relative tilt of a tree's cost: above the master's single
-/// precision columns (6e-8) and small enough to keep to the optimal face.
-/// With 1e-5 every tilted vertex at N = 1017 was off the face (its exact
+/// Largest relative tilt of a tree's cost, small enough to keep to the
+/// optimal face. With 1e-5 (tilted columns then) every tilted vertex at N = 1017 was off the face (its exact
 /// value was not V), and the widening spent 7 s for nothing; with 1e-6 two
 /// of four were on it, and the hull went from dimension 6 to 1
 /// (docs/higher-lower-experiments.md#bobs-vertex-mixture-made-the-face-look-larger-than-it-is-2026-11-25-issue-33).
@@ -98,7 +99,7 @@ pub fn widened_mixture(
     if first == 0 {
         return None;
     }
-    let mut trees = tight_trees(game, float, first);
+    let mut trees = tight_trees(game, float, value, alpha, first);
     let start = final_basis(float, &trees);
     let mut widening = Widening::new(game.n, value, alpha, vertex, first);
     widening.add_vertices(game, &trees, trees.len(), &start, 0);
@@ -114,13 +115,30 @@ pub fn widened_mixture(
 }
 
 /// The pool's trees tight at Alice's float strategy, and `NEARBY_PER_DIMENSION`
-/// best responses per dimension of the vertex's hull near it.
-pub(super) fn tight_trees(game: &SymmetricGame, float: &FloatSolution, dimension: usize) -> Vec<Tree> {
+/// best responses per dimension of the vertex's hull near it, of those the
+/// ones that cost exactly V at alpha*: only they can be in an optimal
+/// mixture, and one that costs more by 1e-12 lets a tilted master leave
+/// the face.
+pub(super) fn tight_trees(
+    game: &SymmetricGame,
+    float: &FloatSolution,
+    value: &Rational,
+    alpha: &[Rational],
+    dimension: usize,
+) -> Vec<Tree> {
     let cost = |tree: &Tree| game.column(tree).iter().zip(&float.beta).map(|(s, b)| f64::from(*s) * b).sum::<f64>();
     let best = float.pool.iter().map(cost).fold(f64::INFINITY, f64::min);
     let is_tight = |tree: &Tree| cost(tree) <= best * (1.0 + TIGHT);
     let nearby = nearby_best_responses(game, float, NEARBY_PER_DIMENSION * dimension, &is_tight);
-    float.pool.iter().filter(|tree| is_tight(tree)).cloned().chain(nearby).collect()
+    let exact = ScaledVector::from_rationals(alpha);
+    float
+        .pool
+        .iter()
+        .filter(|tree| is_tight(tree))
+        .cloned()
+        .chain(nearby)
+        .filter(|tree| exact.dot_small(tree.depths()) == *value)
+        .collect()
 }
 
 /// Optimal mixtures of Bob's found so far, and the hull of their mean.
@@ -174,15 +192,11 @@ impl<'v> Widening<'v> {
     ) {
         for k in seed..seed + VERTICES {
             let mut rng = ChaCha8Rng::seed_from_u64((game.n * VERTICES + k) as u64);
-            let columns: Vec<Vec<f64>> = trees
-                .iter()
-                .enumerate()
-                .map(|(c, tree)| {
-                    let tilt = 1.0 + TILT * if c < favoured { rng.random::<f64>() } else { 1.0 };
-                    game.column(tree).iter().map(|&s| f64::from(s) / tilt).collect()
-                })
-                .collect();
-            let mut master = RestrictedMaster::new(game.rows(), &columns);
+            let mut master = RestrictedMaster::new(game.rows(), &[]);
+            for (c, tree) in trees.iter().enumerate() {
+                let tilt = 1.0 + TILT * if c < favoured { rng.random::<f64>() } else { 1.0 };
+                master.add_column_costing(&game.float_column(tree), tilt);
+            }
             master.start_from(start);
             let mut priced: Vec<Tree> = Vec::new();
             let mut duals = master.solve().duals;

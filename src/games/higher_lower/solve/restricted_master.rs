@@ -130,6 +130,8 @@ pub struct RestrictedMaster {
     m: usize,
     /// The columns, in bytes while they are small integers (`column_store`).
     columns: ColumnStore,
+    /// Each column's cost c_j (1 unless `add_column_costing` set it).
+    costs: Vec<f64>,
     basis: Vec<Var>,
     is_basic: Vec<bool>,
     /// Whether each column has been basic at some point (the columns worth carrying to N + 1).
@@ -185,6 +187,7 @@ impl RestrictedMaster {
         let mut master = RestrictedMaster {
             m,
             columns: ColumnStore::new(),
+            costs: Vec::new(),
             basis: (0..m).map(Var::Slack).collect(),
             is_basic: Vec::new(),
             ever_basic: Vec::new(),
@@ -256,8 +259,15 @@ impl RestrictedMaster {
 
     /// Adds a column (length m, positive); returns its index.
     pub fn add_column(&mut self, column: &[f64]) -> usize {
+        self.add_column_costing(column, 1.0)
+    }
+
+    /// Adds a column of cost `cost` instead of 1: the exact stage tilts the
+    /// master's objective this way, keeping tree columns in bytes, exact.
+    pub fn add_column_costing(&mut self, column: &[f64], cost: f64) -> usize {
         debug_assert_eq!(column.len(), self.m);
         self.columns.push(column);
+        self.costs.push(cost);
         self.is_basic.push(false);
         self.ever_basic.push(false);
         self.working.push(self.columns.len() - 1);
@@ -425,11 +435,9 @@ impl RestrictedMaster {
         }
         let mut entries: Vec<(Var, f64, f64)> =
             (0..self.m).filter(|&j| !slack_basic[j]).map(|j| (Var::Slack(j), rho[j], self.duals[j].max(0.0))).collect();
-        entries.extend(
-            (0..self.columns.len())
-                .filter(|&c| !self.is_basic[c])
-                .map(|c| (Var::Column(c), self.columns.dot(c, rho), (self.columns.dot(c, &self.duals) - 1.0).max(0.0))),
-        );
+        entries.extend((0..self.columns.len()).filter(|&c| !self.is_basic[c]).map(|c| {
+            (Var::Column(c), self.columns.dot(c, rho), (self.columns.dot(c, &self.duals) - self.costs[c]).max(0.0))
+        }));
         let largest = entries.iter().fold(0.0f64, |a, e| a.max(e.1.abs()));
         let zero = ZERO_TOLERANCE * largest;
         entries.retain(|e| e.1 < -zero);
@@ -506,7 +514,7 @@ impl RestrictedMaster {
             );
             self.columns.dots_into(&priced, &self.duals, &mut products);
             for (&c, product) in priced.iter().zip(&products) {
-                let gain = 1.0 - product;
+                let gain = self.costs[c] - product;
                 found |= best.offer(Var::Column(c), gain, gain > tolerance);
             }
             scanned += segment;
@@ -521,7 +529,7 @@ impl RestrictedMaster {
         priced.extend((0..self.columns.len()).filter(|&c| !self.in_working[c] && !self.is_basic[c]));
         self.columns.dots_into(&priced, &self.duals, &mut products);
         for (&c, product) in priced.iter().zip(&products) {
-            let gain = 1.0 - product;
+            let gain = self.costs[c] - product;
             admitted.offer(Var::Column(c), gain, gain > tolerance);
         }
         for (var, gain) in admitted.into_sorted() {
@@ -546,7 +554,7 @@ impl RestrictedMaster {
             .working
             .iter()
             .filter(|&&c| !self.is_basic[c])
-            .map(|&c| (1.0 - self.columns.dot(c, &self.duals), c))
+            .map(|&c| (self.costs[c] - self.columns.dot(c, &self.duals), c))
             .collect();
         ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
         let excess = self.working.len() - limit * 2 / 3;
@@ -597,15 +605,15 @@ impl RestrictedMaster {
         }
     }
 
-    fn cost(var: Var) -> f64 {
+    fn cost(&self, var: Var) -> f64 {
         match var {
             Var::Slack(_) => 0.0,
-            Var::Column(_) => 1.0,
+            Var::Column(c) => self.costs[c],
         }
     }
 
     fn objective(&self) -> f64 {
-        self.basis.iter().zip(&self.values).map(|(v, x)| Self::cost(*v) * x).sum()
+        self.basis.iter().zip(&self.values).map(|(v, x)| self.cost(*v) * x).sum()
     }
 
     /// The basic values for b = 1, B^-1 1 (row sums of the inverse).
@@ -615,14 +623,14 @@ impl RestrictedMaster {
 
     /// The objective c_B' B^-1 1 of the current basis for b = 1.
     fn unperturbed_objective(&self) -> f64 {
-        self.basis.iter().zip(self.unperturbed_values()).map(|(v, x)| Self::cost(*v) * x).sum()
+        self.basis.iter().zip(self.unperturbed_values()).map(|(v, x)| self.cost(*v) * x).sum()
     }
 
     /// Duals w = c_B' B^-1, from scratch.
     fn compute_duals(&self) -> Vec<f64> {
         let mut w = vec![0.0; self.m];
         for (i, var) in self.basis.iter().enumerate() {
-            let cost = Self::cost(*var);
+            let cost = self.cost(*var);
             if cost != 0.0 {
                 for (wj, bij) in w.iter_mut().zip(&self.inverse[i * self.m..(i + 1) * self.m]) {
                     *wj += cost * bij;
@@ -651,7 +659,7 @@ impl RestrictedMaster {
             .expect("S > 0 keeps the master bounded");
         let step = (self.values[r] / d[r]).max(0.0);
         let reduced_cost =
-            Self::cost(entering) - d.iter().zip(&self.basis).map(|(di, v)| Self::cost(*v) * di).sum::<f64>();
+            self.cost(entering) - d.iter().zip(&self.basis).map(|(di, v)| self.cost(*v) * di).sum::<f64>();
         self.exchange(r, entering, d, step, reduced_cost, true)
     }
 
@@ -807,7 +815,7 @@ impl RestrictedMaster {
             .iter()
             .map(|var| match var {
                 Var::Slack(j) => self.duals[*j].abs(),
-                Var::Column(c) => (self.columns.dot(*c, &self.duals) - 1.0).abs(),
+                Var::Column(c) => (self.columns.dot(*c, &self.duals) - self.costs[*c]).abs(),
             })
             .fold(0.0, f64::max);
         let primal = self.basis_times_values().iter().zip(&self.rhs).map(|(x, b)| (x - b).abs()).fold(0.0, f64::max);
