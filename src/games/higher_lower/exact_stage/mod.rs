@@ -346,13 +346,13 @@ mod tests {
                 let exact = exact_stage(&float).unwrap();
                 let game = SymmetricGame::new(n);
                 let first = OptimalFace::new(&exact.value, &exact.bob).dimension();
-                let trees = widen::tight_trees(&game, &float, &exact.value, &exact.alpha, first);
-                let mut widening = widen::Widening::new(n, &exact.value, &exact.alpha, &exact.bob, first);
+                let alpha = crate::exact::ScaledVector::from_rationals(&exact.alpha);
+                let trees = widen::tight_trees(&game, &float, &exact.value, &alpha, first);
+                let mut widening = widen::Widening::new(n, &exact.value, &alpha, &exact.bob, first);
                 widening.add_vertices(&game, &trees, trees.len(), &widen::final_basis(&float, &trees), 0);
                 assert_eq!(widening.narrowest.0, 1, "N = {n}: the tilted masters alone");
-                let pinning = widen::pinning_trees(&exact.value, &exact.alpha, &widening.hull(), &trees);
+                let pinning = widen::pinning_trees(&exact.value, &alpha, &widening.hull(), &trees);
                 assert!(!pinning.is_empty(), "N = {n}");
-                let alpha = crate::exact::ScaledVector::from_rationals(&exact.alpha);
                 for tree in &pinning {
                     assert_eq!(alpha.dot_small(tree.depths()), exact.value, "N = {n}");
                     assert!(!trees.contains(tree), "N = {n}");

@@ -19,8 +19,8 @@
 //! master starts from the float solve's final basis, which the tilt leaves
 //! feasible and nearly optimal, instead of from the slacks. (Near N = 1024
 //! trees tight only within the float tolerance let every tilted master leave
-//! the face by 6e-12 relative: the master is that flat.) Its basis is solved exactly for Bob's side
-//! alone: x_B = B^-1 1 >= 0 is a feasible point of S x <= 1 (the slacks are
+//! the face by 6e-12 relative: the master is that flat.) Its basis is solved
+//! exactly for Bob's side alone: x_B = B^-1 1 >= 0 is a feasible point of S x <= 1 (the slacks are
 //! among the basic variables), so Bob's mixture x / sum(x) holds every key
 //! to at most 1 / (2 sum(x)), and where that equals V the mixture is optimal.
 //! A tilted optimum that fails this is left out, not repaired (exact pivots,
@@ -62,8 +62,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 /// Further vertices tried at most.
 const VERTICES: usize = 4;
 /// Largest relative tilt of a tree's cost, small enough to keep to the
-/// optimal face. With 1e-5 (tilted columns then) every tilted vertex at N = 1017 was off the face (its exact
-/// value was not V), and the widening spent 7 s for nothing; with 1e-6 two
+/// optimal face. With 1e-5 (tilted columns then) every tilted vertex at
+/// N = 1017 was off the face (its exact value was not V), and the widening spent 7 s for nothing; with 1e-6 two
 /// of four were on it, and the hull went from dimension 6 to 1
 /// (docs/higher-lower-experiments.md#bobs-vertex-mixture-made-the-face-look-larger-than-it-is-2026-11-25-issue-33).
 const TILT: f64 = 1e-6;
@@ -99,12 +99,13 @@ pub fn widened_mixture(
     if first == 0 {
         return None;
     }
-    let mut trees = tight_trees(game, float, value, alpha, first);
+    let alpha = ScaledVector::from_rationals(alpha);
+    let mut trees = tight_trees(game, float, value, &alpha, first);
     let start = final_basis(float, &trees);
-    let mut widening = Widening::new(game.n, value, alpha, vertex, first);
+    let mut widening = Widening::new(game.n, value, &alpha, vertex, first);
     widening.add_vertices(game, &trees, trees.len(), &start, 0);
     if widening.narrowest.0 > 0 {
-        let pinning = pinning_trees(value, alpha, &widening.hull(), &trees);
+        let pinning = pinning_trees(value, &alpha, &widening.hull(), &trees);
         if !pinning.is_empty() {
             let favoured = trees.len();
             trees.extend(pinning);
@@ -123,21 +124,20 @@ pub(super) fn tight_trees(
     game: &SymmetricGame,
     float: &FloatSolution,
     value: &Rational,
-    alpha: &[Rational],
+    alpha: &ScaledVector,
     dimension: usize,
 ) -> Vec<Tree> {
     let cost = |tree: &Tree| game.column(tree).iter().zip(&float.beta).map(|(s, b)| f64::from(*s) * b).sum::<f64>();
     let best = float.pool.iter().map(cost).fold(f64::INFINITY, f64::min);
     let is_tight = |tree: &Tree| cost(tree) <= best * (1.0 + TIGHT);
     let nearby = nearby_best_responses(game, float, NEARBY_PER_DIMENSION * dimension, &is_tight);
-    let exact = ScaledVector::from_rationals(alpha);
     float
         .pool
         .iter()
         .filter(|tree| is_tight(tree))
         .cloned()
         .chain(nearby)
-        .filter(|tree| exact.dot_small(tree.depths()) == *value)
+        .filter(|tree| alpha.dot_small(tree.depths()) == *value)
         .collect()
 }
 
@@ -146,7 +146,7 @@ pub(super) struct Widening<'v> {
     n: usize,
     value: &'v Rational,
     /// Alice's optimal alpha* over its common denominator.
-    alpha: ScaledVector,
+    alpha: &'v ScaledVector,
     mixtures: Vec<Vec<(Tree, Rational)>>,
     /// The keys tight in every mixture and the union of their supports: the
     /// mean's hull (`OptimalFace::from_parts`) without the mean itself.
@@ -160,14 +160,14 @@ impl<'v> Widening<'v> {
     pub(super) fn new(
         n: usize,
         value: &'v Rational,
-        alpha: &[Rational],
+        alpha: &'v ScaledVector,
         vertex: &[(Tree, Rational)],
         dimension: usize,
     ) -> Self {
         Widening {
             n,
             value,
-            alpha: ScaledVector::from_rationals(alpha),
+            alpha,
             mixtures: vec![vertex.to_vec()],
             tight: tight_keys(value, vertex).into_iter().collect(),
             union: support(vertex).cloned().collect(),
@@ -207,8 +207,7 @@ impl<'v> Widening<'v> {
             while favoured < trees.len() && priced.len() < PRICED_PER_VERTEX {
                 let tree = price(game, Method::Auto, &duals);
                 let load: f64 = game.column(&tree).iter().zip(&duals).map(|(s, w)| f64::from(*s) * w).sum();
-                let tight = self.alpha.dot_small(tree.depths()) == *self.value;
-                if load >= 1.0 - PRICING_GAP || !tight {
+                if load >= 1.0 - PRICING_GAP || self.alpha.dot_small(tree.depths()) != *self.value {
                     break;
                 }
                 master.add_column(&game.float_column(&tree));
@@ -262,10 +261,9 @@ impl<'v> Widening<'v> {
 /// not extend in; and where her optimal alpha is unique, every tree that
 /// costs V at it is in the support of some optimal mixture of Bob's
 /// (strict complementarity), so the tilted masters can take it in.
-pub(super) fn pinning_trees(value: &Rational, alpha: &[Rational], hull: &OptimalFace, known: &[Tree]) -> Vec<Tree> {
+pub(super) fn pinning_trees(value: &Rational, alpha: &ScaledVector, hull: &OptimalFace, known: &[Tree]) -> Vec<Tree> {
     let Ok(directions) = hull.directions() else { return Vec::new() };
-    let exact = ScaledVector::from_rationals(alpha);
-    let alpha_f64: Vec<f64> = exact.to_f64s();
+    let alpha_f64: Vec<f64> = alpha.to_f64s();
     let mut seen: HashSet<Tree> = known.iter().cloned().collect();
     let mut found = Vec::new();
     for z in directions.iter().map(ScaledVector::to_f64s) {
@@ -273,7 +271,7 @@ pub(super) fn pinning_trees(value: &Rational, alpha: &[Rational], hull: &Optimal
         for step in PINNING_STEPS.iter().flat_map(|s| [s / largest, -s / largest]) {
             let point: Vec<f64> = alpha_f64.iter().zip(&z).map(|(a, z)| a + step * z).collect();
             let tree = monotone_root_dp_f64(&floored(point, 1e-12)).tree.canonical();
-            if exact.dot_small(tree.depths()) == *value && seen.insert(tree.clone()) {
+            if alpha.dot_small(tree.depths()) == *value && seen.insert(tree.clone()) {
                 found.push(tree);
             }
         }
