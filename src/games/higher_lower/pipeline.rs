@@ -48,15 +48,19 @@ pub fn solve_in_order(
             }
             None => {
                 let float = solve(n, &options, previous.as_ref());
-                let exact = exact_stage(&float).map_err(|why| anyhow::anyhow!("N = {n}: exact stage failed: {why}"))?;
+                let mut exact =
+                    exact_stage(&float).map_err(|why| anyhow::anyhow!("N = {n}: exact stage failed: {why}"))?;
                 let tallest = exact.certificate.bob_max_guesses;
                 let hull_mixture = exact.face_mixture.as_deref().unwrap_or(&exact.bob);
                 let claims = super::claims::builtin();
-                let face =
+                let mut face =
                     face_stage(&exact.value, &exact.alpha, hull_mixture, tallest, claims, previous_height.as_deref())
                         .map_err(|why| {
                         anyhow::anyhow!("N = {n}: deciding the conjectures over the optimal face failed: {why}")
                     })?;
+                if let Some(pinned) = face.pinned_mixture.take() {
+                    exact.face_mixture = Some(pinned);
+                }
                 let undecided: Vec<String> = face
                     .decided
                     .iter()

@@ -330,38 +330,4 @@ mod tests {
         certify(&exact.value, &exact.alpha, &wider).unwrap();
         assert_eq!(OptimalFace::new(&exact.value, &wider).dimension(), 0);
     }
-
-    #[test]
-    fn trees_that_pin_the_hull_widen_it_to_a_point() {
-        // At N = 9 and 13 (warm from N = 1) the tilted masters over the tight
-        // trees leave a hull of dimension 1, which the face LPs prove is
-        // larger than the face (a point): the trees past alpha* along the
-        // hull's direction cost exactly V at alpha*, and the vertices that
-        // take them in pin the hull down to the point.
-        let options = SolveOptions::new(Method::Auto, 1e-10, 100_000);
-        let mut previous: Option<FloatSolution> = None;
-        for n in 1..=13 {
-            let float = solve(n, &options, previous.as_ref());
-            if [9, 13].contains(&n) {
-                let exact = exact_stage(&float).unwrap();
-                let game = SymmetricGame::new(n);
-                let first = OptimalFace::new(&exact.value, &exact.bob).dimension();
-                let alpha = crate::exact::ScaledVector::from_rationals(&exact.alpha);
-                let trees = widen::tight_trees(&game, &float, &exact.value, &alpha, first);
-                let mut widening = widen::Widening::new(n, &exact.value, &alpha, &exact.bob, first);
-                widening.add_vertices(&game, &trees, trees.len(), &widen::final_basis(&float, &trees), 0);
-                assert_eq!(widening.narrowest.0, 1, "N = {n}: the tilted masters alone");
-                let pinning = widen::pinning_trees(&exact.value, &alpha, &widening.hull(), &trees);
-                assert!(!pinning.is_empty(), "N = {n}");
-                for tree in &pinning {
-                    assert_eq!(alpha.dot_small(tree.depths()), exact.value, "N = {n}");
-                    assert!(!trees.contains(tree), "N = {n}");
-                }
-                let wider = exact.face_mixture.as_ref().expect("widened");
-                certify(&exact.value, &exact.alpha, wider).unwrap();
-                assert_eq!(OptimalFace::new(&exact.value, wider).dimension(), 0, "N = {n}");
-            }
-            previous = Some(float);
-        }
-    }
 }

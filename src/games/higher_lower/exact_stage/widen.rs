@@ -37,20 +37,12 @@
 //! best. With 2d of them (d the vertex's hull dimension) N = 577, 705 and
 //! 1281 widen to a point.
 //!
-//! Where the hull is still not a point, the trees that would pin it are
-//! sought directly: Bob's best responses to Alice's exact alpha* moved a
-//! little either way along each direction of the hull. One that costs
-//! exactly V at alpha* cuts the hull; where her face is a point it is in
-//! some optimal mixture (strict complementarity), so four more tilted
-//! masters favour those trees (tilted by the most) and price further trees
-//! at their duals, which such a vertex may need, as long as the best
-//! response costs exactly V at alpha* (no other tree is in an optimal
-//! mixture). In the 1024 sweep this proved alpha unique at 49 more N.
+//! Where the hull is still not a point, the face stage widens it further
+//! from its own LPs' proofs (`face::pinning`).
 
 use super::basis::{bob_mixture, factor};
 use crate::exact::{Rational, ScaledVector};
 use crate::games::higher_lower::face::hull::{OptimalFace, support, tight_keys};
-use crate::games::higher_lower::pricing::{floored, monotone_root_dp_f64};
 use crate::games::higher_lower::solve::restricted_master::{RestrictedMaster, Var};
 use crate::games::higher_lower::solve::{BasicVar, FloatSolution, Method, price};
 use crate::games::higher_lower::symmetric::SymmetricGame;
@@ -69,15 +61,6 @@ const VERTICES: usize = 4;
 const TILT: f64 = 1e-6;
 /// Trees within this (relative) of the best against the float strategy count as tight.
 const TIGHT: f64 = 1e-9;
-/// How far alpha is moved along a hull direction to find the trees that cut
-/// it (the largest key's move; alpha sums to 1): each way, small enough that
-/// a tree costing more than V at alpha rarely wins, and a smaller step in
-/// case it does.
-const PINNING_STEPS: [f64; 2] = [1e-9, 1e-11];
-/// Trees priced at most for one vertex with favoured trees.
-const PRICED_PER_VERTEX: usize = 64;
-/// A tree enters a tilted master when its load at the duals is below 1 by more than this.
-const PRICING_GAP: f64 = 1e-10;
 /// Best responses to a perturbed float strategy sought per dimension of the vertex's hull.
 const NEARBY_PER_DIMENSION: usize = 2;
 /// Largest relative perturbation of a weight for those best responses: far
@@ -100,18 +83,9 @@ pub fn widened_mixture(
         return None;
     }
     let alpha = ScaledVector::from_rationals(alpha);
-    let mut trees = tight_trees(game, float, value, &alpha, first);
-    let start = final_basis(float, &trees);
-    let mut widening = Widening::new(game.n, value, &alpha, vertex, first);
-    widening.add_vertices(game, &trees, trees.len(), &start, 0);
-    if widening.narrowest.0 > 0 {
-        let pinning = pinning_trees(value, &alpha, &widening.hull(), &trees);
-        if !pinning.is_empty() {
-            let favoured = trees.len();
-            trees.extend(pinning);
-            widening.add_vertices(game, &trees, favoured, &start, VERTICES);
-        }
-    }
+    let trees = tight_trees(game, float, value, &alpha, first);
+    let mut widening = Widening::new(game.n, value, vertex, first);
+    widening.add_vertices(game, &trees, &final_basis(float, &trees));
     (widening.narrowest.1 > 1).then(|| mean(&widening.mixtures[..widening.narrowest.1]))
 }
 
@@ -120,7 +94,7 @@ pub fn widened_mixture(
 /// ones that cost exactly V at alpha*: only they can be in an optimal
 /// mixture, and one that costs more by 1e-12 lets a tilted master leave
 /// the face.
-pub(super) fn tight_trees(
+fn tight_trees(
     game: &SymmetricGame,
     float: &FloatSolution,
     value: &Rational,
@@ -142,32 +116,23 @@ pub(super) fn tight_trees(
 }
 
 /// Optimal mixtures of Bob's found so far, and the hull of their mean.
-pub(super) struct Widening<'v> {
+struct Widening<'v> {
     n: usize,
     value: &'v Rational,
-    /// Alice's optimal alpha* over its common denominator.
-    alpha: &'v ScaledVector,
     mixtures: Vec<Vec<(Tree, Rational)>>,
     /// The keys tight in every mixture and the union of their supports: the
     /// mean's hull (`OptimalFace::from_parts`) without the mean itself.
     tight: BTreeSet<usize>,
     union: BTreeSet<Tree>,
     /// The narrowest hull's dimension and how many mixtures its mean takes.
-    pub(super) narrowest: (usize, usize),
+    narrowest: (usize, usize),
 }
 
 impl<'v> Widening<'v> {
-    pub(super) fn new(
-        n: usize,
-        value: &'v Rational,
-        alpha: &'v ScaledVector,
-        vertex: &[(Tree, Rational)],
-        dimension: usize,
-    ) -> Self {
+    fn new(n: usize, value: &'v Rational, vertex: &[(Tree, Rational)], dimension: usize) -> Self {
         Widening {
             n,
             value,
-            alpha,
             mixtures: vec![vertex.to_vec()],
             tight: tight_keys(value, vertex).into_iter().collect(),
             union: support(vertex).cloned().collect(),
@@ -175,57 +140,27 @@ impl<'v> Widening<'v> {
         }
     }
 
-    pub(super) fn hull(&self) -> OptimalFace {
+    fn hull(&self) -> OptimalFace {
         OptimalFace::from_parts(self.n, self.tight.iter().copied().collect(), &self.union)
     }
 
     /// Up to `VERTICES` more vertices, each the optimum of the master over
-    /// `trees` tilted at random (the trees from `favoured` on by the most, so
-    /// that they win every tie), until the hull is a point.
-    pub(super) fn add_vertices(
-        &mut self,
-        game: &SymmetricGame,
-        trees: &[Tree],
-        favoured: usize,
-        start: &[Var],
-        seed: usize,
-    ) {
-        for k in seed..seed + VERTICES {
+    /// `trees` tilted at random, until the hull is a point.
+    fn add_vertices(&mut self, game: &SymmetricGame, trees: &[Tree], start: &[Var]) {
+        for k in 0..VERTICES {
             let mut rng = ChaCha8Rng::seed_from_u64((game.n * VERTICES + k) as u64);
             let mut master = RestrictedMaster::new(game.rows(), &[]);
-            for (c, tree) in trees.iter().enumerate() {
-                let tilt = 1.0 + TILT * if c < favoured { rng.random::<f64>() } else { 1.0 };
-                master.add_column_costing(&game.float_column(tree), tilt);
+            for tree in trees {
+                master.add_column_costing(&game.float_column(tree), 1.0 + TILT * rng.random::<f64>());
             }
             master.start_from(start);
-            let mut priced: Vec<Tree> = Vec::new();
-            let mut duals = master.solve().duals;
-            // With favoured trees the vertex may need trees beyond `trees`:
-            // Bob's best responses to the tilted master's duals enter untilted
-            // while they cost exactly V at alpha*. (Without that test the
-            // duals, far from alpha*, kept bringing in trees off the face.)
-            while favoured < trees.len() && priced.len() < PRICED_PER_VERTEX {
-                let tree = price(game, Method::Auto, &duals);
-                let load: f64 = game.column(&tree).iter().zip(&duals).map(|(s, w)| f64::from(*s) * w).sum();
-                if load >= 1.0 - PRICING_GAP || self.alpha.dot_small(tree.depths()) != *self.value {
-                    break;
-                }
-                master.add_column(&game.float_column(&tree));
-                priced.push(tree);
-                duals = master.solve().duals;
-            }
-            // A vertex that takes in no favoured or priced tree is one more of
-            // those the first masters found: not worth an exact factorisation.
+            master.solve();
             let basis = master.basis();
-            if favoured < trees.len() && !basis.iter().any(|v| matches!(v, Var::Column(c) if *c >= favoured)) {
-                continue;
-            }
-            let tree_of = |c: usize| trees.get(c).unwrap_or_else(|| &priced[c - trees.len()]).clone();
             let basis: Vec<BasicVar> = basis
                 .into_iter()
                 .map(|var| match var {
                     Var::Slack(j) => BasicVar::Slack(j),
-                    Var::Column(c) => BasicVar::Tree(tree_of(c)),
+                    Var::Column(c) => BasicVar::Tree(trees[c].clone()),
                 })
                 .collect();
             // A vertex off the optimal face (a tilt too large) or not exactly feasible adds nothing.
@@ -254,31 +189,6 @@ impl<'v> Widening<'v> {
     }
 }
 
-/// Trees outside `known` that cost exactly V at alpha and would cut the
-/// hull: Bob's best responses to alpha moved a little along each direction
-/// of the hull, either way. Where Alice's face is smaller than the hull,
-/// such a tree costs less than V past alpha along a direction the face does
-/// not extend in; and where her optimal alpha is unique, every tree that
-/// costs V at it is in the support of some optimal mixture of Bob's
-/// (strict complementarity), so the tilted masters can take it in.
-pub(super) fn pinning_trees(value: &Rational, alpha: &ScaledVector, hull: &OptimalFace, known: &[Tree]) -> Vec<Tree> {
-    let Ok(directions) = hull.directions() else { return Vec::new() };
-    let alpha_f64: Vec<f64> = alpha.to_f64s();
-    let mut seen: HashSet<Tree> = known.iter().cloned().collect();
-    let mut found = Vec::new();
-    for z in directions.iter().map(ScaledVector::to_f64s) {
-        let largest = z.iter().fold(0.0f64, |m, x| m.max(x.abs()));
-        for step in PINNING_STEPS.iter().flat_map(|s| [s / largest, -s / largest]) {
-            let point: Vec<f64> = alpha_f64.iter().zip(&z).map(|(a, z)| a + step * z).collect();
-            let tree = monotone_root_dp_f64(&floored(point, 1e-12)).tree.canonical();
-            if alpha.dot_small(tree.depths()) == *value && seen.insert(tree.clone()) {
-                found.push(tree);
-            }
-        }
-    }
-    found
-}
-
 /// Up to `count` tight trees outside the pool: Bob's best responses to
 /// Alice's float strategy with each weight perturbed by up to `NEARBY`.
 fn nearby_best_responses(
@@ -303,7 +213,7 @@ fn nearby_best_responses(
 /// The float solve's final basis over the `tight` trees. A basic tree that
 /// rounding left out of them is replaced by a slack; `start_from` repairs the
 /// basis if that makes it singular.
-pub(super) fn final_basis(float: &FloatSolution, tight: &[Tree]) -> Vec<Var> {
+fn final_basis(float: &FloatSolution, tight: &[Tree]) -> Vec<Var> {
     let index: HashMap<&Tree, usize> = tight.iter().enumerate().map(|(c, tree)| (tree, c)).collect();
     float
         .basis

@@ -156,6 +156,25 @@ impl OptimalFace {
             .map(Some)
     }
 
+    /// Weights w on M's rows (Bob's support trees in order, then the row of
+    /// ones) with w'M = sum_i c_i v_i on the pivot keys J, for integer vectors
+    /// v_i over all n keys and rational weights c_i: one transposed solve of
+    /// M[I, J] per v_i (rows off I weigh 0). Where sum c_i v_i lies in M's row
+    /// space, w'M equals it on every tight key. `None` when the exact solver
+    /// refuses M[I, J].
+    pub fn row_weights(&self, parts: &[(Vec<i64>, Rational)]) -> Option<Vec<Rational>> {
+        let mut w = vec![Rational::ZERO; self.rows.len()];
+        let Some(solver) = self.pivot_solver()? else { return Some(w) };
+        for (v, c) in parts {
+            let rhs: Vec<i64> = self.pivots.cols.iter().map(|&j| v[self.tight[j]]).collect();
+            let x = solver.solve_transposed(&rhs);
+            for (slot, &i) in self.pivots.rows.iter().enumerate() {
+                w[i] += c * x.component(slot);
+            }
+        }
+        Some(w)
+    }
+
     /// Dimension of the hull (a proven upper bound on the face's, see `OptimalFace`).
     pub fn dimension(&self) -> usize {
         self.tight.len() - self.pivots.cols.len()

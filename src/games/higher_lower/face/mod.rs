@@ -9,10 +9,13 @@
 //! - `verdicts`: each claim decided over every optimal alpha, with proofs,
 //!   and the check of stored proofs.
 //! - `proofs`: the proofs as table rows, and read back.
+//! - `pinning`: Bob's mixture widened by the box LPs' proofs where they
+//!   prove the face a point that his mixture's hull does not.
 //!
 //! `face_stage` runs it for one N, with Table 3.1's bound (`height_limit`).
 
 pub mod hull;
+mod pinning;
 pub mod polytope;
 pub mod proofs;
 #[cfg(test)]
@@ -30,6 +33,9 @@ use verdicts::{Decided, decide_all};
 pub struct FaceOutcome {
     /// Dimension of the affine hull of Alice's optimal strategies (0: alpha unique).
     pub dimension: usize,
+    /// A wider optimal mixture of Bob's whose hull is the point alpha*
+    /// (`pinning`), where the given one's was larger: the face's mixture from now on.
+    pub pinned_mixture: Option<Vec<(Tree, Rational)>>,
     /// Every claim asked, in order.
     pub decided: Vec<Decided>,
     /// The trees the face LPs found as cuts, for claims asked later (`face_cuts`).
@@ -56,12 +62,20 @@ pub fn face_stage(
     previous_height_proof: Option<&[Rational]>,
 ) -> Result<FaceOutcome, String> {
     let start = std::time::Instant::now();
-    let face = AliceFace::new(value, alpha, hull_mixture)?;
+    let mut face = AliceFace::new(value, alpha, hull_mixture)?;
+    let mut pinned_mixture = None;
+    if face.dimension() > 0
+        && let Some((pinned, point)) = pinning::pinned_mixture(&face, value, hull_mixture)
+    {
+        (face, pinned_mixture) = (point, Some(pinned));
+    }
+    let hull_mixture = pinned_mixture.as_deref().unwrap_or(hull_mixture);
     let decided = decide_all(&face, claims);
     let (bob_tallest_at_least, height_proof) =
         super::height_limit::tallest_tree_at_least(value, alpha, hull_mixture, tallest, previous_height_proof);
     Ok(FaceOutcome {
         dimension: face.dimension(),
+        pinned_mixture,
         decided,
         cuts: face.tree_cuts(),
         bob_tallest_at_least,

@@ -66,6 +66,9 @@ pub struct AliceFace {
     alpha: Vec<Rational>,
     /// alpha* over its common denominator (exact dot products without a gcd per term).
     alpha_scaled: ScaledVector,
+    /// The hull's equations, M[I, J] factored where the directions needed it
+    /// (`pinning` solves with it again).
+    hull: OptimalFace,
     directions: Vec<ScaledVector>,
     /// Per direction, its key with coefficient 1 where the others are 0.
     free_keys: Vec<usize>,
@@ -116,7 +119,8 @@ const MAX_EXACT_ROUNDS: usize = 30;
 impl AliceFace {
     /// The face of the optimal alpha `alpha` (value V, Bob's optimal mixture `bob`).
     pub fn new(value: &Rational, alpha: &[Rational], bob: &[(Tree, Rational)]) -> Result<Self, String> {
-        let directions = OptimalFace::new(value, bob).directions()?;
+        let hull = OptimalFace::new(value, bob);
+        let directions = hull.directions()?;
         let n = alpha.len();
         let moves = |z: &ScaledVector, k: usize| z.numerators[k] != 0u32;
         let free_keys = directions
@@ -135,6 +139,7 @@ impl AliceFace {
             alpha: alpha.to_vec(),
             alpha_scaled: ScaledVector::from_rationals(alpha),
             alpha_f64: alpha.iter().map(to_f64).collect(),
+            hull,
             directions,
             free_keys,
             directions_f64,
@@ -148,6 +153,11 @@ impl AliceFace {
     /// Dimension d of the face's affine hull (0: alpha is the only optimal strategy).
     pub fn dimension(&self) -> usize {
         self.directions.len()
+    }
+
+    /// The hull's equations, from the mixture of Bob's the face was built from.
+    pub fn hull(&self) -> &OptimalFace {
+        &self.hull
     }
 
     /// The computed optimal alpha*.

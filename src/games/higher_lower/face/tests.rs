@@ -365,3 +365,51 @@ fn face_verdicts_and_bounds_agree_on_other_optimal_strategies_of_solved_games() 
     );
     assert!(with_others > 0 && compared > 0 && bounded > 0);
 }
+
+#[test]
+fn the_box_proofs_pin_bobs_mixture_exactly_where_alice_is_unique() {
+    // From the vertex mixture (no widening): where the face LPs prove every
+    // key pinned, the mixture built from their proofs is optimal, holds the
+    // vertex's support and pins the hull to alpha*; it exists exactly where
+    // a brute-force LP over every tree (N <= 12) or the exact stage's widened
+    // mixture (N <= 40) proves alpha unique.
+    let options = SolveOptions::new(Method::Auto, 1e-10, 100_000);
+    let (mut pinned_count, mut not_unique) = (0, 0);
+    let mut previous = None;
+    for n in 2..=40 {
+        let float = solve(n, &options, previous.as_ref());
+        let exact = exact_stage(&float).unwrap();
+        previous = Some(float);
+        let face = AliceFace::new(&exact.value, &exact.alpha, &exact.bob).unwrap();
+        if face.dimension() == 0 {
+            continue;
+        }
+        let unique = if n <= 12 {
+            let trees = all_trees(n);
+            let value = to_f64(&exact.value);
+            (0..n).all(|k| {
+                let unit = |sign: f64| -> Vec<f64> { (0..n).map(|j| if j == k { sign } else { 0.0 }).collect() };
+                let (low, high) =
+                    (brute_force_min(&trees, value, &unit(1.0)), -brute_force_min(&trees, value, &unit(-1.0)));
+                high - low < 1e-7
+            })
+        } else {
+            let wider = exact.face_mixture.as_deref().unwrap_or(&exact.bob);
+            OptimalFace::new(&exact.value, wider).single_point()
+        };
+        let pinned = super::pinning::pinned_mixture(&face, &exact.value, &exact.bob).map(|(mixture, _)| mixture);
+        if n <= 12 || unique {
+            assert_eq!(pinned.is_some(), unique, "N = {n}");
+        }
+        let Some(pinned) = pinned else {
+            not_unique += usize::from(!unique);
+            continue;
+        };
+        certify(&exact.value, &exact.alpha, &pinned).unwrap();
+        assert!(OptimalFace::new(&exact.value, &pinned).single_point(), "N = {n}");
+        assert!(hull::support(&exact.bob).all(|t| pinned.iter().any(|(p, _)| p == t)), "N = {n}");
+        pinned_count += 1;
+    }
+    eprintln!("N = 2..40: {pinned_count} vertex mixtures pinned by the box proofs, {not_unique} faces not a point");
+    assert!(pinned_count > 0 && not_unique > 0);
+}

@@ -1,0 +1,118 @@
+//! Bob's mixture widened by the face LPs' own proofs, where they prove the
+//! face a point but his mixture's hull is larger (the exact stage's widening
+//! missed trees).
+//!
+//! When the box LPs bound every direction's coordinate to alpha*'s from both
+//! sides, their proofs' multipliers, summed over the 2d LPs, give Y >= 0 on
+//! trees and nu >= 0 on keys, every one tight at alpha*, whose load
+//! load_Y + nu is constant on the hull's directions: it lies in the row space
+//! of the hull's equations M (Bob's support trees on the tight keys, a row of
+//! ones), load_Y + nu = w'M there. Then y + eps (Y - w) (w on the support),
+//! renormalised, is again an optimal mixture of Bob's for a small eps > 0: its
+//! load stays constant on the tight keys off nu, falls on those in it, and
+//! stays below V elsewhere. Its support takes in Y's trees, and its hull is
+//! the point alpha*: a direction t of the new hull has t_c = sum lambda_j a_j . t = 0
+//! by the box proof of each coordinate c. The new mixture is certified
+//! exactly, as `verify` certifies it again.
+
+use super::hull::support;
+use super::polytope::{AliceFace, Cut};
+use crate::exact::{Integer, Rational};
+use crate::games::higher_lower::exact_stage::certificate::{certify, common_denominator, key_load};
+use crate::games::higher_lower::tree::Tree;
+use malachite::base::num::arithmetic::traits::PowerOf2;
+use malachite::base::num::basic::traits::Zero;
+use std::collections::HashMap;
+
+/// An optimal mixture of Bob's whose hull is the point alpha*, and the face
+/// built from it, from `bob` (the mixture `face` was built from) and the
+/// face's box proofs, when they prove every coordinate pinned; `None` otherwise.
+pub fn pinned_mixture(
+    face: &AliceFace,
+    value: &Rational,
+    bob: &[(Tree, Rational)],
+) -> Option<(Vec<(Tree, Rational)>, AliceFace)> {
+    let alpha = face.alpha();
+    let bounds = face.box_bounds().ok()?;
+    let pinned =
+        face.free_keys().iter().zip(&bounds).all(|(&k, [low, high])| low.bound == alpha[k] && -&high.bound == alpha[k]);
+    if !pinned {
+        return None;
+    }
+    // The proofs' multipliers, summed: lambda on trees (Y), nu on keys.
+    let mut lambda: Vec<(Tree, Rational)> = Vec::new();
+    let mut parts: Vec<(Vec<i64>, Rational)> = Vec::new();
+    for (cut, weight) in bounds.iter().flatten().flat_map(|bound| &bound.multipliers) {
+        let v = match cut {
+            Cut::Tree(tree) => {
+                match lambda.iter_mut().find(|(t, _)| t == tree) {
+                    Some((_, sum)) => *sum += weight,
+                    None => lambda.push((tree.clone(), weight.clone())),
+                }
+                tree.depths().iter().map(|&d| i64::from(d)).collect()
+            }
+            Cut::Nonnegative(k) => (0..alpha.len()).map(|j| i64::from(j == *k)).collect(),
+            Cut::AtMostOne(_) => return None,
+        };
+        parts.push((v, weight.clone()));
+    }
+    let w = face.hull().row_weights(&parts)?;
+    // The move a = Y - w on the support trees, then Y's other trees.
+    let mut mixture: Vec<(Tree, Rational, Rational)> =
+        bob.iter().filter(|(_, y)| *y > 0u32).map(|(t, y)| (t.clone(), y.clone(), Rational::ZERO)).collect();
+    for ((_, _, a), w_t) in mixture.iter_mut().zip(&w) {
+        *a -= w_t;
+    }
+    let index: HashMap<Tree, usize> = support(bob).cloned().enumerate().map(|(i, t)| (t, i)).collect();
+    for (tree, l) in lambda {
+        match index.get(&tree) {
+            Some(&i) => mixture[i].2 += l,
+            None => mixture.push((tree, Rational::ZERO, l)),
+        }
+    }
+    let step = largest_step(value, &mixture)?;
+    let mass_move: Rational = mixture.iter().map(|(_, _, a)| a).sum();
+    let mass = Rational::from(1u32) + &step * mass_move;
+    let pinned: Vec<(Tree, Rational)> =
+        mixture.into_iter().map(|(t, y, a)| (t, (y + &step * a) / &mass)).filter(|(_, z)| *z > 0u32).collect();
+    certify(value, alpha, &pinned).ok()?;
+    let point = AliceFace::new(value, alpha, &pinned).ok().filter(|point| point.dimension() == 0)?;
+    Some((pinned, point))
+}
+
+/// A step eps = 2^-j, at most half the largest that keeps every weight y_T +
+/// eps a_T positive and every key's load at most V times the mass 1 + eps
+/// sum(a); `None` when a key Bob holds to V would rise.
+fn largest_step(value: &Rational, mixture: &[(Tree, Rational, Rational)]) -> Option<Rational> {
+    let mut limit = Rational::from(1u32);
+    for (_, y, a) in mixture {
+        if *a < 0u32 {
+            limit = limit.min(y / -a);
+        }
+    }
+    let n = mixture.first()?.0.len();
+    let trees = || mixture.iter().map(|(t, _, _)| t);
+    let (ys, y_scale) = common_denominator(&mixture.iter().map(|(_, y, _)| y.clone()).collect::<Vec<_>>());
+    let (moves, move_scale) = common_denominator(&mixture.iter().map(|(_, _, a)| a.clone()).collect::<Vec<_>>());
+    let mass_move: Rational = mixture.iter().map(|(_, _, a)| a).sum();
+    for k in 0..n {
+        let load = Rational::from_integers(key_load(trees(), &ys, k), Integer::from(y_scale.clone()));
+        let rise = Rational::from_integers(key_load(trees(), &moves, k), Integer::from(move_scale.clone()))
+            - value * &mass_move;
+        if rise > 0u32 {
+            let slack = value - load;
+            if slack <= 0u32 {
+                return None;
+            }
+            limit = limit.min(slack / rise);
+        }
+    }
+    if limit <= 0u32 {
+        return None;
+    }
+    let mut step = Rational::power_of_2(-1i64);
+    while &step * Rational::from(2u32) > limit {
+        step /= Rational::from(2u32);
+    }
+    Some(step)
+}
