@@ -99,7 +99,7 @@ fn main() {
         .par_iter()
         .map(|(&n, s)| {
             let tallest = s.bob.iter().filter(|(_, y)| *y > 0u32).map(|(t, _)| t.height()).max().unwrap_or(0);
-            let outcome = face_stage(&s.value, &s.alpha, s.hull(), tallest, builtin(), None);
+            let outcome = face_stage(&s.value, &s.alpha, s.hull(), None, tallest, builtin(), None);
             if let Ok(o) = &outcome {
                 eprintln!("N = {n}: d = {}, {:.2} s (sweep {:.2} s)", o.dimension, o.seconds, s.seconds);
             }

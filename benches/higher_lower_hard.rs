@@ -153,14 +153,16 @@ fn stages(float: &FloatSolution, previous: Option<&[gamesweep::exact::Rational]>
     let old_exact = clock.elapsed().as_secs_f64();
     let clock = Instant::now();
     let old_face =
-        face_stage(&old.value, &old.alpha, &old.bob, tallest(&old.bob), builtin(), None).expect("the face stage");
+        face_stage(&old.value, &old.alpha, &old.bob, None, tallest(&old.bob), builtin(), None).expect("the face stage");
     let old_seconds = clock.elapsed().as_secs_f64();
     let clock = Instant::now();
-    let new = exact_stage(float).expect("the exact stage");
+    let mut new = exact_stage(float).expect("the exact stage");
     let new_exact = clock.elapsed().as_secs_f64();
     let clock = Instant::now();
+    let face_hull = new.face_hull.take();
     let hull = new.face_mixture.as_deref().unwrap_or(&new.bob);
-    let new_face = face_stage(&new.value, &new.alpha, hull, tallest(&new.bob), builtin(), previous).expect("the face");
+    let new_face =
+        face_stage(&new.value, &new.alpha, hull, face_hull, tallest(&new.bob), builtin(), previous).expect("the face");
     let new_seconds = clock.elapsed().as_secs_f64();
     let verdicts = |face: &gamesweep::games::higher_lower::face::FaceOutcome| {
         face.decided.iter().map(|d| d.verdict).collect::<Vec<_>>()

@@ -51,13 +51,21 @@ pub fn solve_in_order(
                 let mut exact =
                     exact_stage(&float).map_err(|why| anyhow::anyhow!("N = {n}: exact stage failed: {why}"))?;
                 let tallest = exact.certificate.bob_max_guesses;
+                let face_hull = exact.face_hull.take();
                 let hull_mixture = exact.face_mixture.as_deref().unwrap_or(&exact.bob);
                 let claims = super::claims::builtin();
-                let mut face =
-                    face_stage(&exact.value, &exact.alpha, hull_mixture, tallest, claims, previous_height.as_deref())
-                        .map_err(|why| {
-                        anyhow::anyhow!("N = {n}: deciding the conjectures over the optimal face failed: {why}")
-                    })?;
+                let mut face = face_stage(
+                    &exact.value,
+                    &exact.alpha,
+                    hull_mixture,
+                    face_hull,
+                    tallest,
+                    claims,
+                    previous_height.as_deref(),
+                )
+                .map_err(|why| {
+                    anyhow::anyhow!("N = {n}: deciding the conjectures over the optimal face failed: {why}")
+                })?;
                 if let Some(pinned) = face.pinned_mixture.take() {
                     exact.face_mixture = Some(pinned);
                 }

@@ -14,6 +14,7 @@ mod basis;
 pub mod certificate;
 pub mod widen;
 
+use super::face::hull::OptimalFace;
 use super::pricing::monotone_root_dp;
 use super::solve::{BasicVar, FloatSolution};
 use super::symmetric::SymmetricGame;
@@ -27,7 +28,7 @@ use std::time::Instant;
 const MAX_EXACT_PIVOTS: u32 = 10_000;
 
 /// The exact solution of one N.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct ExactOutcome {
     pub value: Rational,
     /// Alice's optimal strategy over the keys 1..=N.
@@ -42,6 +43,9 @@ pub struct ExactOutcome {
     /// The optimal mixture of Bob's that the face stage builds Alice's
     /// optimal face from, where it is wider than `bob` (`widen`); `None`: `bob`.
     pub face_mixture: Option<Vec<(Tree, Rational)>>,
+    /// The hull of `face_mixture` (else `bob`) as the widening built it, for
+    /// the face stage to take instead of building it again; `None`: not built.
+    pub face_hull: Option<OptimalFace>,
     pub seconds: f64,
 }
 
@@ -50,7 +54,8 @@ pub fn exact_stage(float: &FloatSolution) -> Result<ExactOutcome, String> {
     let start = Instant::now();
     let game = SymmetricGame::new(float.n);
     let mut outcome = exact_optimum(&game, float.basis.clone())?;
-    outcome.face_mixture = widen::widened_mixture(&game, float, &outcome.value, &outcome.alpha, &outcome.bob);
+    let (face_mixture, face_hull) = widen::widened_mixture(&game, float, &outcome.value, &outcome.alpha, &outcome.bob);
+    (outcome.face_mixture, outcome.face_hull) = (face_mixture, Some(face_hull));
     outcome.seconds = start.elapsed().as_secs_f64();
     Ok(outcome)
 }
@@ -101,6 +106,7 @@ fn exact_optimum(game: &SymmetricGame, mut basis: Vec<BasicVar>) -> Result<Exact
                 repair_reason: reason,
                 certificate,
                 face_mixture: None,
+                face_hull: None,
                 seconds: 0.0,
             });
         };
@@ -201,7 +207,6 @@ impl<'b> SolvedBasis<'b> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::higher_lower::face::hull::OptimalFace;
     use crate::games::higher_lower::face::polytope::AliceFace;
     use crate::games::higher_lower::solve::{FloatSolution, Method, SolveOptions, solve};
     use std::collections::BTreeSet;

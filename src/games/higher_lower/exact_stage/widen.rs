@@ -69,24 +69,27 @@ const NEARBY: f64 = 1e-8;
 
 /// The mean of Bob's `vertex` mixture (of value `value`, Alice's optimal
 /// `alpha`) and further exact vertices of his optimal face, taken until its
-/// hull is a point or the vertices tried run out; `None` when the vertex's
-/// hull is a point already or nothing narrowed it.
+/// hull is a point or the vertices tried run out (`None` when the vertex's
+/// hull is a point already or nothing narrowed it), and the hull of that
+/// mean (else of the vertex).
 pub fn widened_mixture(
     game: &SymmetricGame,
     float: &FloatSolution,
     value: &Rational,
     alpha: &[Rational],
     vertex: &[(Tree, Rational)],
-) -> Option<Vec<(Tree, Rational)>> {
-    let first = OptimalFace::new(value, vertex).dimension();
+) -> (Option<Vec<(Tree, Rational)>>, OptimalFace) {
+    let vertex_hull = OptimalFace::new(value, vertex);
+    let first = vertex_hull.dimension();
     if first == 0 {
-        return None;
+        return (None, vertex_hull);
     }
     let alpha = ScaledVector::from_rationals(alpha);
     let trees = tight_trees(game, float, value, &alpha, first);
-    let mut widening = Widening::new(game.n, value, vertex, first);
+    let mut widening = Widening::new(game.n, value, vertex, vertex_hull);
     widening.add_vertices(game, &trees, &final_basis(float, &trees));
-    (widening.narrowest.1 > 1).then(|| mean(&widening.mixtures[..widening.narrowest.1]))
+    let Widening { mixtures, narrowest: (hull, count), .. } = widening;
+    ((count > 1).then(|| mean(&mixtures[..count])), hull)
 }
 
 /// The pool's trees tight at Alice's float strategy, and `NEARBY_PER_DIMENSION`
@@ -124,19 +127,19 @@ struct Widening<'v> {
     /// mean's hull (`OptimalFace::from_parts`) without the mean itself.
     tight: BTreeSet<usize>,
     union: BTreeSet<Tree>,
-    /// The narrowest hull's dimension and how many mixtures its mean takes.
-    narrowest: (usize, usize),
+    /// The narrowest hull and how many mixtures its mean takes.
+    narrowest: (OptimalFace, usize),
 }
 
 impl<'v> Widening<'v> {
-    fn new(n: usize, value: &'v Rational, vertex: &[(Tree, Rational)], dimension: usize) -> Self {
+    fn new(n: usize, value: &'v Rational, vertex: &[(Tree, Rational)], hull: OptimalFace) -> Self {
         Widening {
             n,
             value,
             mixtures: vec![vertex.to_vec()],
             tight: tight_keys(value, vertex).into_iter().collect(),
             union: support(vertex).cloned().collect(),
-            narrowest: (dimension, 1),
+            narrowest: (hull, 1),
         }
     }
 
@@ -178,9 +181,10 @@ impl<'v> Widening<'v> {
             self.tight.retain(|k| tight_here.contains(k));
             self.union.extend(support(&found).cloned());
             self.mixtures.push(found);
-            let narrowed = self.hull().dimension();
-            if narrowed < self.narrowest.0 {
-                self.narrowest = (narrowed, self.mixtures.len());
+            let hull = self.hull();
+            let narrowed = hull.dimension();
+            if narrowed < self.narrowest.0.dimension() {
+                self.narrowest = (hull, self.mixtures.len());
             }
             if narrowed == 0 {
                 return;

@@ -51,6 +51,12 @@ pub fn alice_unique(value: &Rational, bob: &[(Tree, Rational)]) -> bool {
     !tight.is_empty() && crate::exact::rank_mod_p(&slackness_equations(&tight, support(bob))) == tight.len()
 }
 
+impl std::fmt::Debug for OptimalFace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OptimalFace").field("n", &self.n).field("dimension", &self.dimension()).finish()
+    }
+}
+
 /// The affine hull of Alice's optimal strategies, from Bob's optimal
 /// mixture: every optimal alpha lies in {alpha = 0 off K, M alpha = b} of
 /// [`slackness_equations`] (b = (V, ..., V, 1)). Its pivots modulo a prime

@@ -25,6 +25,7 @@ pub mod verdicts;
 use super::claims::Claim;
 use super::tree::Tree;
 use crate::exact::Rational;
+use hull::OptimalFace;
 use polytope::AliceFace;
 use verdicts::{Decided, decide_all};
 
@@ -51,18 +52,20 @@ pub struct FaceOutcome {
 /// Bob's optimal mixtures, from one N's exact solution: V, Alice's optimal
 /// alpha, an optimal mixture of Bob's as wide as there is (`exact_stage::widen`;
 /// its support gives the face's hull and the height-limited game's first
-/// columns), the tallest tree of the computed mixture, and N - 1's
+/// columns) and its hull if the caller built it already, the tallest tree of the computed mixture, and N - 1's
 /// height-limited alpha if it had one (`height_limit::tallest_tree_at_least`).
 pub fn face_stage(
     value: &Rational,
     alpha: &[Rational],
     hull_mixture: &[(Tree, Rational)],
+    hull: Option<OptimalFace>,
     tallest: u8,
     claims: &[Claim],
     previous_height_proof: Option<&[Rational]>,
 ) -> Result<FaceOutcome, String> {
     let start = std::time::Instant::now();
-    let mut face = AliceFace::new(value, alpha, hull_mixture)?;
+    let hull = hull.unwrap_or_else(|| OptimalFace::new(value, hull_mixture));
+    let mut face = AliceFace::from_hull(value, alpha, hull)?;
     let mut pinned_mixture = None;
     if face.dimension() > 0
         && let Some((pinned, point)) = pinning::pinned_mixture(&face, value, hull_mixture)

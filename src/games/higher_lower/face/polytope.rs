@@ -119,7 +119,11 @@ const MAX_EXACT_ROUNDS: usize = 30;
 impl AliceFace {
     /// The face of the optimal alpha `alpha` (value V, Bob's optimal mixture `bob`).
     pub fn new(value: &Rational, alpha: &[Rational], bob: &[(Tree, Rational)]) -> Result<Self, String> {
-        let hull = OptimalFace::new(value, bob);
+        AliceFace::from_hull(value, alpha, OptimalFace::new(value, bob))
+    }
+
+    /// The face of the optimal alpha `alpha` (value V) in the hull of an optimal mixture of Bob's.
+    pub fn from_hull(value: &Rational, alpha: &[Rational], hull: OptimalFace) -> Result<Self, String> {
         let directions = hull.directions()?;
         let n = alpha.len();
         let moves = |z: &ScaledVector, k: usize| z.numerators[k] != 0u32;
