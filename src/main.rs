@@ -15,6 +15,13 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+/// mimalloc instead of glibc's malloc: the exact stages build and drop
+/// millions of small big integers, and glibc spent a sixth of the exact stage
+/// consolidating and freeing them (`perf`, warm N = 1016): exact stage 1.30 ->
+/// 1.12-1.20 s there, the float solve unchanged (docs/benchmarks.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "gamesweep",
