@@ -41,21 +41,18 @@ pub fn pinned_mixture(
     }
     // The proofs' multipliers, summed: lambda on trees (Y), nu on keys.
     let mut lambda: Vec<(Tree, Rational)> = Vec::new();
-    let mut parts: Vec<(Vec<i64>, Rational)> = Vec::new();
+    let mut nu: Vec<(usize, Rational)> = Vec::new();
     for (cut, weight) in bounds.iter().flatten().flat_map(|bound| &bound.multipliers) {
-        let v = match cut {
-            Cut::Tree(tree) => {
-                match lambda.iter_mut().find(|(t, _)| t == tree) {
-                    Some((_, sum)) => *sum += weight,
-                    None => lambda.push((tree.clone(), weight.clone())),
-                }
-                tree.depths().iter().map(|&d| i64::from(d)).collect()
-            }
-            Cut::Nonnegative(k) => (0..alpha.len()).map(|j| i64::from(j == *k)).collect(),
+        match cut {
+            Cut::Tree(tree) => add_to(&mut lambda, tree, weight),
+            Cut::Nonnegative(k) => add_to(&mut nu, k, weight),
             Cut::AtMostOne(_) => return None,
-        };
-        parts.push((v, weight.clone()));
+        }
     }
+    // One transposed solve per distinct tree and key.
+    let trees = lambda.iter().map(|(t, l)| (t.depths().iter().map(|&d| i64::from(d)).collect(), l.clone()));
+    let keys = nu.iter().map(|(k, n)| ((0..alpha.len()).map(|j| i64::from(j == *k)).collect(), n.clone()));
+    let parts: Vec<(Vec<i64>, Rational)> = trees.chain(keys).collect();
     let w = face.hull().row_weights(&parts)?;
     // The move a = Y - w on the support trees, then Y's other trees.
     let mut mixture: Vec<(Tree, Rational, Rational)> =
@@ -115,4 +112,12 @@ fn largest_step(value: &Rational, mixture: &[(Tree, Rational, Rational)]) -> Opt
         step /= Rational::from(2u32);
     }
     Some(step)
+}
+
+/// Adds `weight` to `key`'s entry of `sums`, or appends it.
+fn add_to<K: PartialEq + Clone>(sums: &mut Vec<(K, Rational)>, key: &K, weight: &Rational) {
+    match sums.iter_mut().find(|(k, _)| k == key) {
+        Some((_, sum)) => *sum += weight,
+        None => sums.push((key.clone(), weight.clone())),
+    }
 }
