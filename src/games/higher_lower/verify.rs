@@ -10,7 +10,7 @@
 //! `face_cuts` rows (a cache for later claims) need only be trees of N keys.
 
 use super::claims::{self, AtN, Claim};
-use super::exact_stage::certificate::certify;
+use super::exact_stage::certificate::{bob_holds, certify};
 use super::face::polytope::AliceFace;
 use super::face::proofs;
 use super::face::verdicts::{ClaimVerdict, check_proofs};
@@ -122,8 +122,9 @@ fn check_n(
         Ok(cert) => cert,
     };
     let face_mixture = stored.face_mixtures.remove(&n);
+    // Alice's half holds for this alpha already: the wider mixture needs Bob's.
     if let Some(wider) = &face_mixture
-        && let Err(why) = certify(&value, &alpha, wider)
+        && let Err(why) = bob_holds(&value, alpha.len(), wider)
     {
         return Ok(Err(format!("face_mixture: {why}")));
     }
@@ -413,7 +414,7 @@ fn check_claim_task(task: &ClaimTask, stored: &StoredTask) -> Result<String, Str
                 }
             }
             AtN::Applies(_) => certify(&solution.value, &solution.alpha, &solution.bob)
-                .and_then(|_| certify(&solution.value, &solution.alpha, solution.hull_mixture()))
+                .and_then(|_| bob_holds(&solution.value, solution.alpha.len(), solution.hull_mixture()))
                 .map_err(|why| format!("the solved strategies do not certify: {why}"))
                 .and_then(|_| AliceFace::new(&solution.value, &solution.alpha, solution.hull_mixture()))
                 .and_then(|face| check_claims(&face, claims, &at_n, &mut proofs)),

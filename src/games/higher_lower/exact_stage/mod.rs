@@ -15,13 +15,12 @@ pub mod certificate;
 pub mod widen;
 
 use super::face::hull::OptimalFace;
-use super::pricing::monotone_root_dp;
 use super::solve::{BasicVar, FloatSolution};
 use super::symmetric::SymmetricGame;
 use super::tree::Tree;
 use crate::exact::{ExactSolution, Integer, PadicSolver, Rational};
 use basis::{bob_mixture, factor};
-use certificate::{Certificate, certify};
+use certificate::{Certificate, best_response, with_best_response};
 use std::time::Instant;
 
 /// Exact pivots allowed before giving up: far more than any repair needs.
@@ -92,23 +91,35 @@ fn exact_optimum(game: &SymmetricGame, mut basis: Vec<BasicVar>) -> Result<Exact
             continue;
         }
         let entering = match solved.improving_slack() {
-            Some(j) => Some(BasicVar::Slack(j)),
-            None => solved.improving_tree(game).map(BasicVar::Tree),
-        };
-        let Some(entering) = entering else {
-            let (value, alpha, bob) = solved.strategies(game);
-            let certificate = certify(&value, &alpha, &bob)?;
-            return Ok(ExactOutcome {
-                value,
-                alpha,
-                bob,
-                exact_pivots: pivots,
-                repair_reason: reason,
-                certificate,
-                face_mixture: None,
-                face_hull: None,
-                seconds: 0.0,
-            });
+            Some(j) => BasicVar::Slack(j),
+            None => {
+                // With no negative dual, alpha is the duals normalised, and a
+                // tree improves the master exactly when Alice's best response
+                // costs less than the basis's value: one DP both prices and
+                // certifies Alice's half.
+                let (value, alpha, bob) = solved.strategies(game);
+                let (alice_bound, best) = best_response(&alpha)?;
+                if alice_bound < value {
+                    BasicVar::Tree(best)
+                } else if alice_bound > value {
+                    return Err(format!(
+                        "the best tree against alpha costs {alice_bound}, more than the basis's {value}"
+                    ));
+                } else {
+                    let certificate = with_best_response(&value, &alpha, best, &bob)?;
+                    return Ok(ExactOutcome {
+                        value,
+                        alpha,
+                        bob,
+                        exact_pivots: pivots,
+                        repair_reason: reason,
+                        certificate,
+                        face_mixture: None,
+                        face_hull: None,
+                        seconds: 0.0,
+                    });
+                }
+            }
         };
         reason.get_or_insert_with(|| match &entering {
             BasicVar::Slack(j) => format!("dual of row {} is negative", j + 1),
@@ -146,12 +157,6 @@ impl<'b> SolvedBasis<'b> {
     /// The row with the most negative dual, whose slack would improve the master.
     fn improving_slack(&self) -> Option<usize> {
         self.w.numerators.iter().enumerate().filter(|(_, w)| **w < 0).min_by(|a, b| a.1.cmp(b.1)).map(|(j, _)| j)
-    }
-
-    /// The best tree against the duals, if it prices out (w . S_T < 1).
-    fn improving_tree(&self, game: &SymmetricGame) -> Option<Tree> {
-        let best = monotone_root_dp(&game.key_weights(&self.w.numerators));
-        (best.cost < self.w.denominator).then_some(best.tree)
     }
 
     /// The basis position that leaves when `entering` comes in: the smallest
@@ -209,6 +214,7 @@ mod tests {
     use super::*;
     use crate::games::higher_lower::face::polytope::AliceFace;
     use crate::games::higher_lower::solve::{FloatSolution, Method, SolveOptions, solve};
+    use certificate::certify;
     use std::collections::BTreeSet;
 
     #[test]

@@ -12,13 +12,14 @@
 //! load stays constant on the tight keys off nu, falls on those in it, and
 //! stays below V elsewhere. Its support takes in Y's trees, and its hull is
 //! the point alpha*: a direction t of the new hull has t_c = sum lambda_j a_j . t = 0
-//! by the box proof of each coordinate c. The new mixture is certified
-//! exactly, as `verify` certifies it again.
+//! by the box proof of each coordinate c. The new mixture's half of the
+//! certificate is checked exactly (alpha*'s half is the exact stage's), and
+//! `verify` certifies both again.
 
 use super::hull::support;
 use super::polytope::{AliceFace, Cut};
 use crate::exact::{Integer, Rational};
-use crate::games::higher_lower::exact_stage::certificate::{certify, common_denominator, key_load};
+use crate::games::higher_lower::exact_stage::certificate::{bob_holds, common_denominator, key_load};
 use crate::games::higher_lower::tree::Tree;
 use malachite::base::num::arithmetic::traits::PowerOf2;
 use malachite::base::num::basic::traits::Zero;
@@ -72,7 +73,7 @@ pub fn pinned_mixture(
     let mass = Rational::from(1u32) + &step * mass_move;
     let pinned: Vec<(Tree, Rational)> =
         mixture.into_iter().map(|(t, y, a)| (t, (y + &step * a) / &mass)).filter(|(_, z)| *z > 0u32).collect();
-    certify(value, alpha, &pinned).ok()?;
+    bob_holds(value, alpha.len(), &pinned).ok()?;
     let point = AliceFace::new(value, alpha, &pinned).ok().filter(|point| point.dimension() == 0)?;
     Some((pinned, point))
 }
