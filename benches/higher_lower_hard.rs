@@ -3,7 +3,8 @@
 //! previous), by the master before working sets on one thread ("old") and
 //! with the working set on one and on two threads ("new"), with loosely
 //! solved early masters as well, with points toward the averaged duals
-//! priced as well, and with sketched steepest edges (on one and two threads),
+//! priced as well, with sketched steepest edges, and with the duals of warm
+//! solves boxed around the centre (each on one and two threads),
 //! side by side in one run: seconds (median of the runs), pricing rounds,
 //! simplex pivots and the ratio to "old". All use the cache-friendly Knuth DP.
 //!
@@ -35,16 +36,18 @@ struct Variant {
     loose_master: bool,
     averaged_duals: bool,
     sketched_edges: bool,
+    boxed_duals: bool,
     threads: usize,
 }
 
-const VARIANTS: [Variant; 9] = [
+const VARIANTS: [Variant; 11] = [
     Variant {
         name: "old: whole pool priced, 1 thread",
         working_set: false,
         loose_master: false,
         averaged_duals: false,
         sketched_edges: false,
+        boxed_duals: false,
         threads: 1,
     },
     Variant {
@@ -53,6 +56,7 @@ const VARIANTS: [Variant; 9] = [
         loose_master: false,
         averaged_duals: false,
         sketched_edges: false,
+        boxed_duals: false,
         threads: 1,
     },
     Variant {
@@ -61,6 +65,7 @@ const VARIANTS: [Variant; 9] = [
         loose_master: false,
         averaged_duals: false,
         sketched_edges: false,
+        boxed_duals: false,
         threads: 2,
     },
     Variant {
@@ -69,6 +74,7 @@ const VARIANTS: [Variant; 9] = [
         loose_master: true,
         averaged_duals: false,
         sketched_edges: false,
+        boxed_duals: false,
         threads: 2,
     },
     Variant {
@@ -77,6 +83,7 @@ const VARIANTS: [Variant; 9] = [
         loose_master: true,
         averaged_duals: false,
         sketched_edges: false,
+        boxed_duals: false,
         threads: 1,
     },
     Variant {
@@ -85,6 +92,7 @@ const VARIANTS: [Variant; 9] = [
         loose_master: true,
         averaged_duals: true,
         sketched_edges: false,
+        boxed_duals: false,
         threads: 1,
     },
     Variant {
@@ -93,6 +101,7 @@ const VARIANTS: [Variant; 9] = [
         loose_master: true,
         averaged_duals: true,
         sketched_edges: false,
+        boxed_duals: false,
         threads: 2,
     },
     Variant {
@@ -101,6 +110,7 @@ const VARIANTS: [Variant; 9] = [
         loose_master: true,
         averaged_duals: true,
         sketched_edges: true,
+        boxed_duals: false,
         threads: 1,
     },
     Variant {
@@ -109,6 +119,25 @@ const VARIANTS: [Variant; 9] = [
         loose_master: true,
         averaged_duals: true,
         sketched_edges: true,
+        boxed_duals: false,
+        threads: 2,
+    },
+    Variant {
+        name: "new: + boxed duals, 1 thread",
+        working_set: true,
+        loose_master: true,
+        averaged_duals: true,
+        sketched_edges: true,
+        boxed_duals: true,
+        threads: 1,
+    },
+    Variant {
+        name: "new: + boxed duals, 2 threads",
+        working_set: true,
+        loose_master: true,
+        averaged_duals: true,
+        sketched_edges: true,
+        boxed_duals: true,
         threads: 2,
     },
 ];
@@ -124,6 +153,7 @@ fn chain(first: usize, last: usize, variant: &Variant) -> (f64, u64, u64) {
         loose_master: variant.loose_master,
         averaged_duals: variant.averaged_duals,
         sketched_edges: variant.sketched_edges,
+        boxed_duals: variant.boxed_duals,
     };
     pool.install(|| {
         let start = Instant::now();

@@ -130,6 +130,9 @@ pub struct SolveOptions {
     /// Whether the master measures its entering candidates' edges on a
     /// sketch of B^-1 (`EnteringRule::SketchedEdges`); off, four exactly (for benchmarks).
     pub sketched_edges: bool,
+    /// Whether warm `auto` solves keep the duals in a box around the centre
+    /// (`BOX_WIDTH`); off, the master's duals are free (for benchmarks).
+    pub boxed_duals: bool,
 }
 
 impl SolveOptions {
@@ -143,6 +146,7 @@ impl SolveOptions {
             loose_master: true,
             averaged_duals: true,
             sketched_edges: true,
+            boxed_duals: true,
         }
     }
 }
@@ -180,6 +184,28 @@ const AVERAGE_NEWEST: f64 = 0.2;
 const LOOSE_MASTER: f64 = 0.1;
 const LOOSE_MASTER_MAX: f64 = 1e-3;
 
+/// Warm `auto` solves keep the master's duals w (Alice's strategy, scaled by
+/// 1 / (2 lower)) at least 1 - `BOX_WIDTH` times the stability centre's, row
+/// by row, until no point priced improves the master: slack j costs that
+/// bound (`RestrictedMaster::set_slack_costs`), so a dual below it lets the
+/// slack enter. Since sum(w) is about 1 / (2V), the duals can move at most
+/// about `BOX_WIDTH` of their mass away from the centre: a trust region in
+/// L1, the vertex jumps of Kelley's master cut short. Warm N = 1017..1020 from
+/// the 1016 snapshot (one thread, side by side): 74.4 s, 594 rounds, 487k
+/// pivots unboxed; 0.01 67.2 s (904, 341k); 0.02 65.7 s (662, 396k); 0.03
+/// 70.1 s; 0.005 and the box grown or shrunk by the centre's moves were
+/// slower. A cold start's centre is far from the optimum, and the box held
+/// it there (cold N = 993: 5,115 rounds, 183 s against 810 and 60 s), so
+/// cold solves go unboxed (docs/higher-lower-experiments.md#a-box-around-the-centre-2026-11-27-fourteenth-session-issue-33).
+const BOX_WIDTH: f64 = 0.02;
+
+/// The slacks' costs that keep the duals w at least 1 - `width` times the
+/// `centre` scaled to the master's duals (sum(w) = 1 / (2V), V about `lower`).
+fn dual_box(centre: &[f64], lower: f64, width: f64) -> Vec<f64> {
+    let scale = if lower > 0.0 { (1.0 - width) / (2.0 * lower) } else { 0.0 };
+    centre.iter().map(|x| x * scale).collect()
+}
+
 /// Polishes of the final basis (`RestrictedMaster::polish`) before the exact
 /// stage takes what is left: each one that pivots moves the duals, so pricing
 /// runs again and may add columns.
@@ -215,17 +241,42 @@ pub fn solve(n: usize, options: &SolveOptions, previous: Option<&FloatSolution>)
     let mut master_tolerance = 0.0;
     let mut average: Option<Vec<f64>> = None;
     let mut polishes = 0;
+    // Warm solves keep the master's duals in a box around the centre
+    // (`BOX_WIDTH`) until nothing improves there; it is priced before the
+    // first master, whose box needs the centre's lower bound.
+    let mut box_width = BOX_WIDTH;
+    let mut boxed = options.boxed_duals && options.method == Method::Auto && previous.is_some();
+    let mut priced_centre = false;
+    if boxed && let Some(c) = centre.as_deref() {
+        let best = price(&game, options.method, c);
+        pricing_calls += 1;
+        lower = column_cost(&game, &best, c) / 2.0;
+        columns.add(&game, &mut master, best);
+        priced_centre = true;
+    }
     let optimum = loop {
+        if boxed && let Some(c) = centre.as_deref() {
+            master.set_slack_costs(dual_box(c, lower, box_width));
+        }
         let optimum = master.solve_within(master_tolerance);
         rounds += 1;
         let w = &optimum.duals;
-        let upper = 1.0 / (2.0 * optimum.objective);
+        // With the box the master's objective counts the slacks' costs too;
+        // Bob's mixture is x alone.
+        let upper = 1.0 / (2.0 * master.columns_objective());
         let total: f64 = w.iter().sum();
         let pi: Vec<f64> = w.iter().map(|x| x / total).collect();
         let reduced = |tree: &Tree| 1.0 - game.column(tree).iter().zip(w).map(|(s, w)| f64::from(*s) * w).sum::<f64>();
 
-        let points =
-            round_points(options, rounds == 1, gamma.as_deref(), centre.as_deref(), guess_weight, &pi, &mut average);
+        let points = round_points(
+            options,
+            rounds == 1 && !priced_centre,
+            gamma.as_deref(),
+            centre.as_deref(),
+            guess_weight,
+            &pi,
+            &mut average,
+        );
         // `auto` prices every point, so its points are priced in parallel (on
         // the idle threads of the sweep); the seed's methods stop at the
         // first improving point, so theirs are priced one by one.
@@ -270,6 +321,12 @@ pub fn solve(n: usize, options: &SolveOptions, previous: Option<&FloatSolution>)
         }
         trace.push(TracePoint { round: rounds, upper, lower: round_lower, pivots: master.iterations() });
         if entering.is_empty() || rounds >= options.max_rounds {
+            if boxed && rounds < options.max_rounds {
+                // Nothing improves inside the box: the master alone from here.
+                boxed = false;
+                master.set_slack_costs(vec![0.0; game.rows()]);
+                continue;
+            }
             if master_tolerance > 0.0 && rounds < options.max_rounds {
                 // Nothing enters against a loosely solved master: solve it fully and price again.
                 master_tolerance = 0.0;
@@ -286,8 +343,17 @@ pub fn solve(n: usize, options: &SolveOptions, previous: Option<&FloatSolution>)
         if options.method == Method::Auto && options.loose_master {
             master_tolerance = (LOOSE_MASTER * (upper - lower) / upper).clamp(0.0, LOOSE_MASTER_MAX);
         }
+        let mut added = 0;
         for tree in entering {
-            columns.add(&game, &mut master, tree);
+            added += usize::from(columns.add(&game, &mut master, tree));
+        }
+        if added == 0 {
+            // Every improving tree is in the master already: a loose master
+            // left it out (solve it fully), or the box keeps it out (widen it).
+            if master_tolerance == 0.0 && boxed {
+                box_width = (2.0 * box_width).min(1.0);
+            }
+            master_tolerance = 0.0;
         }
     };
 
@@ -421,13 +487,15 @@ struct Columns {
 
 impl Columns {
     /// Adds the tree's column to the master unless an equal column is there.
-    fn add(&mut self, game: &SymmetricGame, master: &mut RestrictedMaster, tree: Tree) {
+    fn add(&mut self, game: &SymmetricGame, master: &mut RestrictedMaster, tree: Tree) -> bool {
         let column = game.column(&tree);
-        if !self.seen.contains(&column) {
-            master.add_column(&column.iter().map(|&s| f64::from(s)).collect::<Vec<_>>());
-            self.seen.insert(column);
-            self.trees.push(tree.canonical());
+        if self.seen.contains(&column) {
+            return false;
         }
+        master.add_column(&column.iter().map(|&s| f64::from(s)).collect::<Vec<_>>());
+        self.seen.insert(column);
+        self.trees.push(tree.canonical());
+        true
     }
 }
 

@@ -6,6 +6,9 @@
 //! whose optimum is 1/V_S (V_S the value of S), with x / sum(x) Bob's optimal
 //! mixture and the duals w / sum(w) Alice's strategy. Slacks give a feasible
 //! starting basis and S > 0 keeps the problem bounded, so no phase 1 is needed.
+//! Slacks may cost l >= 0 (`set_slack_costs`): then the objective is
+//! 1'x + l's and the duals are at least l, a box the column generation keeps
+//! around its stability centre.
 //!
 //! A dense revised simplex with an explicit basis inverse, kept between
 //! solves so that each added column is re-optimised from the previous basis.
@@ -132,6 +135,8 @@ pub struct RestrictedMaster {
     columns: ColumnStore,
     /// Each column's cost c_j (1 unless `add_column_costing` set it).
     costs: Vec<f64>,
+    /// Each slack's cost (0 unless `set_slack_costs` set it).
+    slack_costs: Vec<f64>,
     basis: Vec<Var>,
     is_basic: Vec<bool>,
     /// Whether each column has been basic at some point (the columns worth carrying to N + 1).
@@ -188,6 +193,7 @@ impl RestrictedMaster {
             m,
             columns: ColumnStore::new(),
             costs: Vec::new(),
+            slack_costs: vec![0.0; m],
             basis: (0..m).map(Var::Slack).collect(),
             is_basic: Vec::new(),
             ever_basic: Vec::new(),
@@ -250,6 +256,22 @@ impl RestrictedMaster {
             EnteringRule::SketchedEdges => Some(EdgeSketch::new(&self.inverse, self.m, SKETCH_ROWS)),
             EnteringRule::ExactEdges => None,
         };
+    }
+
+    /// Gives slack j the cost `costs[j]`: the duals are then at least these
+    /// (a lower box around a stability centre).
+    pub fn set_slack_costs(&mut self, costs: Vec<f64>) {
+        self.slack_costs = costs;
+        self.duals = self.compute_duals();
+    }
+
+    /// sum x over the columns at b = 1 (the objective without the slacks' costs).
+    pub fn columns_objective(&self) -> f64 {
+        self.basis
+            .iter()
+            .zip(self.unperturbed_values())
+            .map(|(v, x)| if let Var::Column(c) = v { self.costs[*c] * x } else { 0.0 })
+            .sum()
     }
 
     /// Simplex pivots over all solves.
@@ -433,8 +455,10 @@ impl RestrictedMaster {
                 slack_basic[*j] = true;
             }
         }
-        let mut entries: Vec<(Var, f64, f64)> =
-            (0..self.m).filter(|&j| !slack_basic[j]).map(|j| (Var::Slack(j), rho[j], self.duals[j].max(0.0))).collect();
+        let mut entries: Vec<(Var, f64, f64)> = (0..self.m)
+            .filter(|&j| !slack_basic[j])
+            .map(|j| (Var::Slack(j), rho[j], (self.duals[j] - self.slack_costs[j]).max(0.0)))
+            .collect();
         entries.extend((0..self.columns.len()).filter(|&c| !self.is_basic[c]).map(|c| {
             (Var::Column(c), self.columns.dot(c, rho), (self.columns.dot(c, &self.duals) - self.costs[c]).max(0.0))
         }));
@@ -495,9 +519,10 @@ impl RestrictedMaster {
         let tolerance = self.optimality_tolerance();
         let scale = self.duals.iter().map(|x| x.abs()).sum::<f64>().max(1e-300);
         let mut best = Best::new(if self.sketch.is_some() { SKETCHED_CANDIDATES } else { CANDIDATES });
-        // A slack's reduced cost is -w_j; its threshold is relative to the duals' scale.
+        // A slack's reduced cost is its cost (0 unless boxed) - w_j; its threshold is relative to the duals' scale.
         for j in 0..self.m {
-            best.offer(Var::Slack(j), -self.duals[j], -self.duals[j] / scale > tolerance);
+            let gain = self.slack_costs[j] - self.duals[j];
+            best.offer(Var::Slack(j), gain, gain / scale > tolerance);
         }
         let n = self.working.len();
         let segment = PRICING_SEGMENT.max(self.m);
@@ -607,7 +632,7 @@ impl RestrictedMaster {
 
     fn cost(&self, var: Var) -> f64 {
         match var {
-            Var::Slack(_) => 0.0,
+            Var::Slack(j) => self.slack_costs[j],
             Var::Column(c) => self.costs[c],
         }
     }
@@ -814,7 +839,7 @@ impl RestrictedMaster {
             .basis
             .iter()
             .map(|var| match var {
-                Var::Slack(j) => self.duals[*j].abs(),
+                Var::Slack(j) => (self.duals[*j] - self.slack_costs[*j]).abs(),
                 Var::Column(c) => (self.columns.dot(*c, &self.duals) - self.costs[*c]).abs(),
             })
             .fold(0.0, f64::max);
