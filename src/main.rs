@@ -25,10 +25,10 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// `mi_option_purge_delay` in mimalloc.h (v2 and v3; the bindings name it in
 /// neither). mimalloc hands freed memory back to the OS 10 ms after it is
 /// freed, and the sweep allocates it again at once: on the hard chain
-/// 993..1024 the kernel spent 13 s of 540 zeroing fresh pages (`perf`:
-/// `clear_page_erms` under page faults), 2 s with purging off, and the whole
-/// chain took 4% less CPU (docs/benchmarks.md). The price: the peak RSS is
-/// the peak of what was allocated (0.79 -> 1.02 GB there).
+/// 993..1024 the kernel spent 13-14 s of 540 zeroing fresh pages (`perf`:
+/// `clear_page_erms` under page faults), 2-3 s with purging off
+/// (docs/benchmarks.md). The price: the peak RSS is the peak of what was
+/// allocated (0.93 -> 1.21 GB there).
 const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 
 #[derive(Parser)]
