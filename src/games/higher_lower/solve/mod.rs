@@ -269,9 +269,7 @@ pub fn solve(n: usize, options: &SolveOptions, previous: Option<&FloatSolution>)
         rounds += 1;
         rounds_at_centre += 1;
         let w = &optimum.duals;
-        // With the box the master's objective counts the slacks' costs too;
-        // Bob's mixture is x alone.
-        let upper = 1.0 / (2.0 * master.columns_objective());
+        let upper = 1.0 / (2.0 * optimum.objective);
         let total: f64 = w.iter().sum();
         let pi: Vec<f64> = w.iter().map(|x| x / total).collect();
         let reduced = |tree: &Tree| 1.0 - game.column(tree).iter().zip(w).map(|(s, w)| f64::from(*s) * w).sum::<f64>();

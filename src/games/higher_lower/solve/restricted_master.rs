@@ -57,7 +57,8 @@ pub enum Var {
 /// The master's optimal solution after a solve.
 #[derive(Debug, Clone)]
 pub struct Optimum {
-    /// 1'x = 1 / V_S, with x = B^-1 1 (the unperturbed right-hand side).
+    /// 1'x = 1 / V_S, with x = B^-1 1 (the unperturbed right-hand side; the
+    /// slacks' costs left out).
     pub objective: f64,
     /// Duals w >= 0 (Alice's strategy, unnormalised; negative rounding noise clipped).
     pub duals: Vec<f64>,
@@ -263,15 +264,6 @@ impl RestrictedMaster {
     pub fn set_slack_costs(&mut self, costs: Vec<f64>) {
         self.slack_costs = costs;
         self.duals = self.compute_duals();
-    }
-
-    /// sum x over the columns at b = 1 (the objective without the slacks' costs).
-    pub fn columns_objective(&self) -> f64 {
-        self.basis
-            .iter()
-            .zip(self.unperturbed_values())
-            .map(|(v, x)| if let Var::Column(c) = v { self.costs[*c] * x } else { 0.0 })
-            .sum()
     }
 
     /// Simplex pivots over all solves.
@@ -646,9 +638,15 @@ impl RestrictedMaster {
         self.inverse.chunks_exact(self.m).map(|row| row.iter().sum()).collect()
     }
 
-    /// The objective c_B' B^-1 1 of the current basis for b = 1.
+    /// The columns' part of the objective, c_B' B^-1 1 over the basic columns
+    /// for b = 1: the slacks' costs (a box, `set_slack_costs`) are not part of
+    /// Bob's mixture x, whose sum bounds V.
     fn unperturbed_objective(&self) -> f64 {
-        self.basis.iter().zip(self.unperturbed_values()).map(|(v, x)| self.cost(*v) * x).sum()
+        self.basis
+            .iter()
+            .zip(self.unperturbed_values())
+            .map(|(v, x)| if let Var::Column(c) = v { self.costs[*c] * x } else { 0.0 })
+            .sum()
     }
 
     /// Duals w = c_B' B^-1, from scratch.
@@ -1009,6 +1007,26 @@ mod tests {
             "Alice's optimal x1 lies in [0.5, 0.75]"
         );
         assert_eq!(master.basis().len(), 2);
+    }
+
+    #[test]
+    fn slack_costs_bound_the_duals_below() {
+        // The N = 4 game above (duals (w0, w1), sum 1/4 at the optimum, w0 / sum <= 0.75)
+        // with w0 >= 0.2: then min w0 + w1 over 3 w0 + 7 w1 >= 1 (the binding
+        // column) gives w1 = (1 - 0.6) / 7.
+        let columns = [[5.0, 5.0], [4.0, 6.0], [4.0, 5.0], [3.0, 7.0], [5.0, 3.0], [4.0, 4.0]].map(|c| c.to_vec());
+        let mut master = RestrictedMaster::new(2, &columns);
+        master.set_slack_costs(vec![0.2, 0.0]);
+        let boxed = master.solve();
+        assert!(
+            (boxed.duals[0] - 0.2).abs() < 1e-12 && (boxed.duals[1] - 0.4 / 7.0).abs() < 1e-12,
+            "{:?}",
+            boxed.duals
+        );
+        // Bob's mixture x alone: feasible for S x <= 1, so no more than the unboxed optimum 1/4.
+        assert!(boxed.objective <= 0.25 + 1e-12);
+        master.set_slack_costs(vec![0.0, 0.0]);
+        assert!((1.0 / master.solve().objective - 4.0).abs() < 1e-12);
     }
 
     /// The value of max 1'x, S x <= 1, x >= 0 by microlp, a maintained LP solver.
