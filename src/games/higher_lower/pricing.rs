@@ -159,14 +159,16 @@ pub fn monotone_root_dp_f64(weights: &[f64]) -> Priced<f64> {
 /// transposed copy holds as a row, so both run along memory. Filled by
 /// columns, as the textbook order does, the column read missed the cache on
 /// every candidate root (N = 1000: 10 MB of table). Only what is read again is
-/// kept: of the cost table the row being filled, and the roots of the cells
-/// computed (a mirrored cell's root is its mirror's, mirrored): the DP is bound
-/// by moving its tables, and dropping the rest of the cost table and the roots'
-/// copies cut its time by a fifth (docs/higher-lower-experiments.md#the-pricing-dp-keeps-what-it-reads-again-2026-11-27-issue-33).
+/// kept: of the cost table the row being filled, of its transposed copy and of
+/// the roots the cells computed (a mirrored cell's root is its mirror's,
+/// mirrored): the DP is bound by moving its tables, and dropping the rest of
+/// the cost table and the roots' copies cut its time by a fifth, the mirrored
+/// cells' transposed copies and a reload of the left root another fifth
+/// (docs/higher-lower-experiments.md#the-pricing-dp-keeps-what-it-reads-again-2026-11-27-issue-33).
 struct MonotoneRootTables<W> {
     /// cost[a][b] of the row a being filled, at b.
     row: Vec<W>,
-    /// cost[a][b] at b * (n + 2) + a.
+    /// cost[a][b] at b * (n + 2) + a, for the computed cells and the empty ones.
     cost_t: Vec<W>,
     /// The best root of computed [a, b] at a * (n + 1) + b (see `root_of`).
     root: Vec<u16>,
@@ -205,13 +207,16 @@ impl<W: Weight + std::ops::Sub<Output = W>> MonotoneRootTables<W> {
         }
         for a in (1..=n).rev() {
             row[a - 1] = W::zero();
-            // Row a copies its cells b <= N - a and computes the rest.
+            // Row a copies its cells b <= N - a and computes the rest. A copy
+            // goes to the row only: a computed cell [a', b] (a' + b > N) reads
+            // the transposed table at [r + 1, b] with r >= a', a computed cell
+            // too, so the copies' entries there would never be read.
             let computed_from = if symmetric { (n + 1 - a).max(a) } else { a };
             for b in a..computed_from {
-                let value = cost_t[at_t(n + 1 - b, n + 1 - a)].clone();
-                cost_t[at_t(a, b)] = value.clone();
-                row[b] = value;
+                row[b] = cost_t[at_t(n + 1 - b, n + 1 - a)].clone();
             }
+            // The root of [a, b - 1], carried from cell to cell.
+            let mut left = if computed_from == a { a } else { root_of(root, n, symmetric, a, computed_from - 1) };
             for b in computed_from..=n {
                 // A mirrored root is the rightmost optimal one where the
                 // computed are leftmost, so the two bounds can cross on ties;
@@ -221,7 +226,7 @@ impl<W: Weight + std::ops::Sub<Output = W>> MonotoneRootTables<W> {
                 let (low, high) = if a == b {
                     (a, a)
                 } else {
-                    let (left, below) = (root_of(root, n, symmetric, a, b - 1), root_of(root, n, symmetric, a + 1, b));
+                    let below = root_of(root, n, symmetric, a + 1, b);
                     (left.min(below), left.max(below))
                 };
                 // Leftmost best root on ties, as the interval DP.
@@ -238,6 +243,7 @@ impl<W: Weight + std::ops::Sub<Output = W>> MonotoneRootTables<W> {
                 cost_t[at_t(a, b)] = value.clone();
                 row[b] = value;
                 root[at(a, b)] = r as u16;
+                left = r;
             }
         }
         let tree = Tree::from_roots(n, |a, b| root_of(&self.root, n, symmetric, a, b));
