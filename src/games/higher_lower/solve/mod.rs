@@ -162,7 +162,11 @@ const GUESS_WEIGHT: f64 = 0.9;
 /// measurements and the rejected variants (box stabilisation, batches of
 /// best responses, Devex, smaller pools, refined cold starts, line searches):
 /// docs/higher-lower-experiments.md#smoothing-the-points-priced-each-round-2026-11-22.
-const SPREAD: [f64; 6] = [0.99, 0.9, 0.7, 0.5, 0.3, 0.0];
+/// Warm solves price these five and three toward the average below, eight
+/// DPs a round: warm N = 1017..1020 from the 1016 snapshot took as many rounds
+/// and pivots as with ten (0.3 here and 0.7 toward the average besides) and
+/// 6% less time; six were slower (docs/higher-lower-experiments.md#points-per-round-by-kind-of-start-2026-11-27-issue-33).
+const SPREAD: [f64; 5] = [0.99, 0.9, 0.7, 0.5, 0.0];
 
 /// `auto` also prices c * centre + (1 - c) * average for these c, where the
 /// average is a running mean of the master's normalised duals (the newest
@@ -173,8 +177,16 @@ const SPREAD: [f64; 6] = [0.99, 0.9, 0.7, 0.5, 0.3, 0.0];
 /// duals oscillate, and their average is better centred (the cheap part of an
 /// analytic-centre master): x1.23 on the chain 505..512, the other weights
 /// tried did less (docs/higher-lower-experiments.md#averaged-duals-2026-11-25).
-const TOWARD_AVERAGE: [f64; 4] = [0.9, 0.7, 0.5, 0.0];
+const TOWARD_AVERAGE: [f64; 3] = [0.9, 0.5, 0.0];
 const AVERAGE_NEWEST: f64 = 0.2;
+
+/// The points of a cold solve (no N - 1), as `SPREAD` and `TOWARD_AVERAGE`:
+/// six DPs a round. Its rounds are many and cheap (few pivots each), so the
+/// DPs weigh more than in a warm solve: cold N = 505, 961 and 993 took 6-10%
+/// less time than with eight or ten points, with more rounds but about the
+/// same pivots; four points took 66% more.
+const COLD_SPREAD: [f64; 4] = [0.99, 0.9, 0.5, 0.0];
+const COLD_TOWARD_AVERAGE: [f64; 2] = [0.9, 0.5];
 
 /// `auto` solves each master only until no reduced cost exceeds this fraction
 /// of the round's relative gap between the bounds (at most `LOOSE_MASTER_MAX`),
@@ -276,6 +288,7 @@ pub fn solve(n: usize, options: &SolveOptions, previous: Option<&FloatSolution>)
 
         let points = round_points(
             options,
+            previous.is_none(),
             rounds == 1 && !priced_centre,
             gamma.as_deref(),
             centre.as_deref(),
@@ -442,10 +455,13 @@ fn first_columns(
 
 /// The points to price in a round, nearest the stability centre first: the
 /// seed's guess mixing for `guess`; for `auto` the centre alone in the first
-/// round, then the spread from the centre to pi (`SPREAD`) and toward the
-/// running average of the duals (`TOWARD_AVERAGE`, which `average` keeps).
+/// round, then the spread from the centre to pi (`SPREAD`, or `COLD_SPREAD`)
+/// and toward the running average of the duals (`TOWARD_AVERAGE`, or
+/// `COLD_TOWARD_AVERAGE`; `average` keeps the average).
+#[allow(clippy::too_many_arguments)]
 fn round_points(
     options: &SolveOptions,
+    cold: bool,
     first_round: bool,
     gamma: Option<&[f64]>,
     centre: Option<&[f64]>,
@@ -456,11 +472,14 @@ fn round_points(
     match (options.method, gamma, centre) {
         (Method::Guess, Some(g), _) if guess_weight > 0.0 => vec![mix(g, pi, guess_weight), pi.to_vec()],
         (Method::Auto, _, Some(c)) => {
+            let (spread, toward_average): (&[f64], &[f64]) =
+                if cold { (&COLD_SPREAD, &COLD_TOWARD_AVERAGE) } else { (&SPREAD, &TOWARD_AVERAGE) };
             let first = first_round.then_some(1.0);
-            let mut points: Vec<Vec<f64>> = first.into_iter().chain(SPREAD).map(|w| mix(c, pi, w)).collect();
+            let mut points: Vec<Vec<f64>> =
+                first.into_iter().chain(spread.iter().copied()).map(|w| mix(c, pi, w)).collect();
             if options.averaged_duals {
                 let mean = average.as_ref().map_or_else(|| pi.to_vec(), |a| mix(pi, a, AVERAGE_NEWEST));
-                points.extend(TOWARD_AVERAGE.iter().map(|&w| mix(c, &mean, w)));
+                points.extend(toward_average.iter().map(|&w| mix(c, &mean, w)));
                 *average = Some(mean);
             }
             points
