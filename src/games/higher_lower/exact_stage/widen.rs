@@ -51,8 +51,18 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
-/// Further vertices tried at most.
-const VERTICES: usize = 4;
+/// Further vertices tried at most after a warm solve. Where one does not
+/// make the hull a point, more rarely do, and the face stage's pinning
+/// (`face/pinning.rs`) widens the mixture from its LPs' proofs anyway: on the
+/// hard chain 993..1024 the first vertex made the hull a point at 18 of 28 N,
+/// the second at one more, and at 9 N four did not; one vertex instead of
+/// four took the chain's exact stage from 42 to 29 s, the face stage from 22
+/// to 23 s (docs/higher-lower-experiments.md#one-tilted-vertex-2026-11-27-issue-33).
+const WARM_VERTICES: usize = 1;
+/// Further vertices tried at most after a cold start, whose hull is wide
+/// (d = 20-40) and narrows vertex by vertex: cold N = 577 is left d = 6 by
+/// one vertex, a point by four.
+const COLD_VERTICES: usize = 4;
 /// Largest relative tilt of a tree's cost, small enough to keep to the
 /// optimal face. With 1e-5 (tilted columns then) every tilted vertex at
 /// N = 1017 was off the face (its exact value was not V), and the widening spent 7 s for nothing; with 1e-6 two
@@ -87,7 +97,8 @@ pub fn widened_mixture(
     let alpha = ScaledVector::from_rationals(alpha);
     let trees = tight_trees(game, float, value, &alpha, first);
     let mut widening = Widening::new(game.n, value, vertex, vertex_hull);
-    widening.add_vertices(game, &trees, &final_basis(float, &trees));
+    let vertices = if float.warm_started { WARM_VERTICES } else { COLD_VERTICES };
+    widening.add_vertices(game, &trees, &final_basis(float, &trees), vertices);
     let Widening { mixtures, narrowest: (hull, count), .. } = widening;
     ((count > 1).then(|| mean(&mixtures[..count])), hull)
 }
@@ -147,11 +158,11 @@ impl<'v> Widening<'v> {
         OptimalFace::from_parts(self.n, self.tight.iter().copied().collect(), &self.union)
     }
 
-    /// Up to `VERTICES` more vertices, each the optimum of the master over
+    /// Up to `vertices` more vertices, each the optimum of the master over
     /// `trees` tilted at random, until the hull is a point.
-    fn add_vertices(&mut self, game: &SymmetricGame, trees: &[Tree], start: &[Var]) {
-        for k in 0..VERTICES {
-            let mut rng = ChaCha8Rng::seed_from_u64((game.n * VERTICES + k) as u64);
+    fn add_vertices(&mut self, game: &SymmetricGame, trees: &[Tree], start: &[Var], vertices: usize) {
+        for k in 0..vertices {
+            let mut rng = ChaCha8Rng::seed_from_u64((game.n * COLD_VERTICES + k) as u64);
             let mut master = RestrictedMaster::new(game.rows(), &[]);
             for tree in trees {
                 master.add_column_costing(&game.float_column(tree), 1.0 + TILT * rng.random::<f64>());
