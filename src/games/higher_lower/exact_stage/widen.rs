@@ -162,6 +162,7 @@ impl<'v> Widening<'v> {
     /// `trees` tilted at random, until the hull is a point.
     fn add_vertices(&mut self, game: &SymmetricGame, trees: &[Tree], start: &[Var], vertices: usize) {
         for k in 0..vertices {
+            // Seeds n * COLD_VERTICES + k (the most vertices tried): distinct for every N and k.
             let mut rng = ChaCha8Rng::seed_from_u64((game.n * COLD_VERTICES + k) as u64);
             let mut master = RestrictedMaster::new(game.rows(), &[]);
             for tree in trees {
