@@ -11,7 +11,8 @@
 //!
 //! With HL_FACE_PART=height only the bound on Bob's tallest tree (Table 3.1,
 //! `height_limit`) runs, and each N's bound is printed beside ours; with
-//! HL_FACE_HINT=1 as well, how many N would be proven by N - 1's alpha.
+//! HL_FACE_HINT=1 as well, how many N would be proven by N - 1's alpha; with
+//! HL_FACE_HINT=stored, N - 1's stored height proof is tried first, as the sweep does.
 //! HL_FACE_VERTEX=1 builds each face from Bob's vertex mixture (`bob`) even
 //! where the run stored a wider one (`face_mixture`): the stage before widening.
 //!
@@ -45,6 +46,8 @@ struct Stored {
     bob: Vec<(Tree, Rational)>,
     /// The wider mixture the face was built from (`face_mixture`), if any.
     wider: Option<Vec<(Tree, Rational)>>,
+    /// The height-limited game's alpha that proved Table 3.1's bound (`height_proofs`), if any.
+    height_proof: Option<Vec<Rational>>,
     seconds: f64,
 }
 
@@ -204,19 +207,22 @@ fn heights(stored: &BTreeMap<usize, Stored>) {
     let start = Instant::now();
     // (N, ours, proven at least, the height-limited game's alpha, seconds)
     type Proven = (usize, u8, u8, Option<Vec<Rational>>, f64);
+    let from_stored = std::env::var("HL_FACE_HINT").is_ok_and(|hint| hint == "stored");
     let proofs: Vec<Proven> = stored
         .par_iter()
         .map(|(&n, s)| {
             let begin = Instant::now();
             let ours = s.bob.iter().filter(|(_, y)| *y > 0u32).map(|(t, _)| t.height()).max().unwrap_or(0);
-            let (at_least, limited) = tallest_tree_at_least(&s.value, &s.alpha, s.hull(), ours, None);
+            // With HL_FACE_HINT=stored, N - 1's stored height proof is the hint, as in the sweep.
+            let previous = stored.get(&(n - 1)).and_then(|p| p.height_proof.as_deref()).filter(|_| from_stored);
+            let (at_least, limited) = tallest_tree_at_least(&s.value, &s.alpha, s.hull(), ours, previous);
             eprintln!("N = {n}: {at_least} of {ours}, {:.2} s", begin.elapsed().as_secs_f64());
             (n, ours, at_least, limited, begin.elapsed().as_secs_f64())
         })
         .collect();
     // With HL_FACE_HINT=1: would N - 1's limited alpha, its middle key repeated, have refuted at N
     // (what the sweep tries first, `tallest_tree_at_least`'s `previous`)?
-    if std::env::var("HL_FACE_HINT").is_ok() {
+    if std::env::var("HL_FACE_HINT").is_ok() && !from_stored {
         let (mut tried, mut refuted, mut seconds) = (0, 0, 0.0);
         for pair in proofs.windows(2) {
             let ((m, _, _, Some(previous), _), (n, _, at_least, Some(_), spent)) = (&pair[0], &pair[1]) else {
@@ -267,7 +273,7 @@ fn solved(ns: std::ops::RangeInclusive<usize>) -> BTreeMap<usize, Stored> {
         let exact = exact_stage(&float).expect("exact stage");
         let seconds = float.seconds + exact.seconds;
         let (value, alpha, bob, wider) = (exact.value, exact.alpha, exact.bob, exact.face_mixture);
-        stored.insert(n, Stored { value, alpha, bob, wider, seconds });
+        stored.insert(n, Stored { value, alpha, bob, wider, height_proof: None, seconds });
         previous = Some(float);
     }
     stored
@@ -305,6 +311,7 @@ fn read(dir: &Path) -> BTreeMap<usize, Stored> {
                 alpha: Vec::new(),
                 bob: Vec::new(),
                 wider: None,
+                height_proof: None,
                 seconds: solve.value(r) + exact.value(r),
             };
             stored.insert(n.value(r) as usize, entry);
@@ -342,6 +349,21 @@ fn read(dir: &Path) -> BTreeMap<usize, Stored> {
                 mixture.push((tree, parse(w.value(r))));
             }
         }
+    }
+    let mut proofs: BTreeMap<usize, Vec<(u32, Rational)>> = BTreeMap::new();
+    for batch in table(dir, "height_proofs") {
+        let (n, i, p) = (
+            column::<UInt32Array>(&batch, "n"),
+            column::<UInt32Array>(&batch, "i"),
+            column::<StringArray>(&batch, "prob"),
+        );
+        for r in 0..batch.num_rows() {
+            proofs.entry(n.value(r) as usize).or_default().push((i.value(r), parse(p.value(r))));
+        }
+    }
+    for (n, mut proof) in proofs {
+        proof.sort_by_key(|(i, _)| *i);
+        stored.get_mut(&n).expect("values row").height_proof = Some(proof.into_iter().map(|(_, p)| p).collect());
     }
     stored
 }

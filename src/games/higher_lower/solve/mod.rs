@@ -232,11 +232,13 @@ const MAX_POLISHES: u32 = 4;
 /// Reduced cost above which a tree still enters once the column generation
 /// has converged to the solve's tolerance (1e-10 in the configs), for at
 /// most `MAX_END_ROUNDS` rounds. Such a tree improves the master by more than
-/// rounding noise (about 1e-13 here), and the exact stage would otherwise
-/// pivot it in exactly: warm N = 530 in the 1024 sweep ended with trees of
-/// 4e-11 to 7e-11 outside the master, and its exact stage repaired the basis
-/// in 61 exact pivots (3.4 s, and 12 s of face stage on the repaired
-/// mixture) where with them it certified in 0.2 s.
+/// rounding noise of the refined duals (`RestrictedMaster::refine_duals`),
+/// and the exact stage would otherwise pivot it in exactly: warm N = 530 in
+/// the 1024 sweep once ended with trees of 4e-11 to 7e-11 outside the master,
+/// and its exact stage repaired the basis in 61 exact pivots (3.4 s, and
+/// 12 s of face stage on the repaired mixture). Before the duals were
+/// refined, their noise set these rounds off at most N (8% of the sweep's
+/// pivots); now they rarely find anything.
 const FINAL_TOLERANCE: f64 = 1e-12;
 const MAX_END_ROUNDS: u32 = 4;
 

@@ -332,7 +332,34 @@ impl RestrictedMaster {
             next = self.pivot(entering, &direction);
             self.track_progress();
         }
+        self.refine_duals();
         Optimum { objective: self.unperturbed_objective(), duals: self.duals.iter().map(|x| x.max(0.0)).collect() }
+    }
+
+    /// One step of iterative refinement of w = c_B' B^-1: w += r B^-1 with
+    /// the residual r = c_B - w B. The pivots update w in place and leave it
+    /// off by up to the drift limit (1e-10), as much as the column
+    /// generation's tolerance: its last pricings then saw gains of 1e-11 to
+    /// 1e-10 that were noise, and its end rounds entered such trees at most
+    /// N (8% of the 1024 sweep's pivots; docs/higher-lower-experiments.md#refined-duals-2026-11-27-sixteenth-session-issue-33).
+    /// A step costs about one pivot.
+    fn refine_duals(&mut self) {
+        let m = self.m;
+        let residual: Vec<f64> = self
+            .basis
+            .iter()
+            .map(|var| match var {
+                Var::Slack(j) => self.slack_costs[*j] - self.duals[*j],
+                Var::Column(c) => self.costs[*c] - self.columns.dot(*c, &self.duals),
+            })
+            .collect();
+        for (row, r) in self.inverse.chunks_exact(m).zip(residual) {
+            if r != 0.0 {
+                for (w, b) in self.duals.iter_mut().zip(row) {
+                    *w += r * b;
+                }
+            }
+        }
     }
 
     /// Makes the basis primal feasible for b = 1, not only for the perturbed b,
@@ -1056,6 +1083,27 @@ mod tests {
         master.refactor();
         master.solve();
         (master, columns, m)
+    }
+
+    #[test]
+    fn refining_the_duals_removes_their_drift() {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        for _ in 0..20 {
+            let (mut master, _, _) = perturbed_random_game(&mut rng);
+            let exact = master.compute_duals();
+            // The drift the pivots' in-place updates leave, far above rounding.
+            for w in &mut master.duals {
+                *w *= 1.0 + 1e-9 * rng.random_range(-1.0..1.0);
+            }
+            let off = |master: &RestrictedMaster| {
+                master.duals.iter().zip(&exact).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max)
+            };
+            assert!(off(&master) > 1e-12);
+            master.refine_duals();
+            assert!(off(&master) < 1e-13, "{}", off(&master));
+            assert!(master.residuals().1 < 1e-13);
+        }
     }
 
     #[test]
