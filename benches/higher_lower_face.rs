@@ -317,20 +317,8 @@ fn read(dir: &Path) -> BTreeMap<usize, Stored> {
             stored.insert(n.value(r) as usize, entry);
         }
     }
-    let mut alphas: BTreeMap<usize, Vec<(u32, Rational)>> = BTreeMap::new();
-    for batch in table(dir, "alice") {
-        let (n, i, p) = (
-            column::<UInt32Array>(&batch, "n"),
-            column::<UInt32Array>(&batch, "i"),
-            column::<StringArray>(&batch, "prob"),
-        );
-        for r in 0..batch.num_rows() {
-            alphas.entry(n.value(r) as usize).or_default().push((i.value(r), parse(p.value(r))));
-        }
-    }
-    for (n, mut alpha) in alphas {
-        alpha.sort_by_key(|(i, _)| *i);
-        stored.get_mut(&n).expect("values row").alpha = alpha.into_iter().map(|(_, p)| p).collect();
+    for (n, alpha) in distributions(dir, "alice") {
+        stored.get_mut(&n).expect("values row").alpha = alpha;
     }
     for name in ["bob", "face_mixture"] {
         // A run of an older version has no face_mixture.
@@ -350,20 +338,30 @@ fn read(dir: &Path) -> BTreeMap<usize, Stored> {
             }
         }
     }
-    let mut proofs: BTreeMap<usize, Vec<(u32, Rational)>> = BTreeMap::new();
-    for batch in table(dir, "height_proofs") {
+    for (n, proof) in distributions(dir, "height_proofs") {
+        stored.get_mut(&n).expect("values row").height_proof = Some(proof);
+    }
+    stored
+}
+
+/// Each N's distribution over the keys from a table of rows (n, i, prob): Alice's
+/// strategies (`alice`) or the height-limited game's (`height_proofs`).
+fn distributions(dir: &Path, name: &str) -> BTreeMap<usize, Vec<Rational>> {
+    let mut rows: BTreeMap<usize, Vec<(u32, Rational)>> = BTreeMap::new();
+    for batch in table(dir, name) {
         let (n, i, p) = (
             column::<UInt32Array>(&batch, "n"),
             column::<UInt32Array>(&batch, "i"),
             column::<StringArray>(&batch, "prob"),
         );
         for r in 0..batch.num_rows() {
-            proofs.entry(n.value(r) as usize).or_default().push((i.value(r), parse(p.value(r))));
+            rows.entry(n.value(r) as usize).or_default().push((i.value(r), parse_pq(p.value(r)).expect("p/q")));
         }
     }
-    for (n, mut proof) in proofs {
-        proof.sort_by_key(|(i, _)| *i);
-        stored.get_mut(&n).expect("values row").height_proof = Some(proof.into_iter().map(|(_, p)| p).collect());
-    }
-    stored
+    rows.into_iter()
+        .map(|(n, mut keyed)| {
+            keyed.sort_by_key(|(i, _)| *i);
+            (n, keyed.into_iter().map(|(_, p)| p).collect())
+        })
+        .collect()
 }
