@@ -5,12 +5,15 @@
 //! in every one of its `m^3` operations. Dixon's method instead factors `B` once modulo a word-size
 //! prime `p` and then, one word-size step at a time, lifts the solution to `B x ≡ b (mod p^k)`: each
 //! step is an `O(m^2)` triangular solve modulo `p` plus an exact update of a residual that stays
-//! word-sized. Big integers only appear at the end, when the p-adic approximation is turned into
+//! word-sized (a big right-hand side's residual shrinks by a digit per step until it is). Big integers only appear at the end, when the p-adic approximation is turned into
 //! fractions by rational reconstruction and the result is checked exactly. The number of steps is
 //! output-sensitive: it grows until the reconstruction verifies, with a hard cap from Hadamard's bound.
 
-use malachite::base::num::arithmetic::traits::{AddMulAssign, FloorSqrt, Pow, Sign};
+use malachite::base::num::arithmetic::traits::{AddMulAssign, DivExactAssign, FloorSqrt, Mod, Pow, Sign};
 use malachite::base::num::basic::traits::{One, Zero};
+use malachite::base::num::conversion::traits::{ExactFrom, RoundingFrom};
+use malachite::base::num::logic::traits::SignificantBits;
+use malachite::base::rounding_modes::RoundingMode;
 use malachite::{Integer, Natural, Rational};
 use std::cmp::Ordering;
 
@@ -135,6 +138,11 @@ impl Field {
     /// Plain residue of an integer.
     fn reduce(self, a: i128) -> u64 {
         a.rem_euclid(i128::from(self.p)) as u64
+    }
+
+    /// Plain residue of a big integer.
+    fn reduce_integer(self, a: &Integer) -> u64 {
+        u64::exact_from(&a.mod_op(Integer::from(self.p)))
     }
 
     /// Montgomery form of `a^{-1}` from the Montgomery form of a nonzero `a`.
@@ -279,6 +287,14 @@ fn transpose<T: Copy>(a: &[T], m: usize) -> Vec<T> {
     (0..m * m).map(|k| a[(k % m) * m + k / m]).collect()
 }
 
+/// Bits below which a residual entry is carried in a word (`i128` with room for the lifting).
+const WORD_BITS: u64 = 62;
+
+/// A word-sized right-hand side as big integers.
+fn integers(rhs: &[i64]) -> Vec<Integer> {
+    rhs.iter().map(|&b| Integer::from(b)).collect()
+}
+
 /// Which of `B x = b` and `B^T x = b` is being solved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Side {
@@ -337,7 +353,7 @@ impl PadicSolver {
     /// # Panics
     /// If `rhs` does not have one entry per row of `B`.
     pub fn solve(&self, rhs: &[i64]) -> ExactSolution {
-        self.solve_side(Side::Normal, rhs).0
+        self.solve_side(Side::Normal, &integers(rhs)).0
     }
 
     /// Solves `B^T y = rhs` exactly, with the same factorization.
@@ -345,6 +361,14 @@ impl PadicSolver {
     /// # Panics
     /// If `rhs` does not have one entry per column of `B`.
     pub fn solve_transposed(&self, rhs: &[i64]) -> ExactSolution {
+        self.solve_side(Side::Transposed, &integers(rhs)).0
+    }
+
+    /// Solves `B^T y = rhs` exactly for a right-hand side of any size: one
+    /// solve of `sum_i c_i v_i` instead of one per `v_i`. The lifting first
+    /// carries a big residual, which each step shortens by a digit, until it
+    /// fits a word; the steps then cost what a word-sized right-hand side's do.
+    pub fn solve_transposed_integer(&self, rhs: &[Integer]) -> ExactSolution {
         self.solve_side(Side::Transposed, rhs).0
     }
 
@@ -364,13 +388,18 @@ impl PadicSolver {
     /// `d e <= H`, so once `p^k >= 2 (H + 1)^2 + 1` the balanced bound `floor(sqrt((p^k - 1) / 2))`
     /// admits every true numerator and denominator and makes them unique. A few spare bits absorb the
     /// rounding of the floating-point logarithms.
-    fn step_cap(&self, side: Side, rhs: &[i64]) -> usize {
+    fn step_cap(&self, side: Side, rhs: &[Integer]) -> usize {
         let (_, norms2) = self.operator(side);
-        let log2_h: f64 = norms2.iter().zip(rhs).map(|(&n, &b)| 0.5 * (n + (b as f64) * (b as f64)).log2()).sum();
+        // log2 sqrt(n + b^2) <= max(log2 sqrt(n), log2 |b|) + 1/2, with log2 |b| < its bits.
+        let log2_row = |n: f64, b: &Integer| match f64::rounding_from(b, RoundingMode::Nearest).0 {
+            b if b.is_finite() => 0.5 * (n + b * b).log2(),
+            _ => (0.5 * n.log2()).max(b.significant_bits() as f64) + 0.5,
+        };
+        let log2_h: f64 = norms2.iter().zip(rhs).map(|(&n, b)| log2_row(n, b)).sum();
         ((2.0 * log2_h + 8.0) / MIN_PRIME_BITS).ceil() as usize
     }
 
-    fn solve_side(&self, side: Side, rhs: &[i64]) -> (ExactSolution, SolveStats) {
+    fn solve_side(&self, side: Side, rhs: &[Integer]) -> (ExactSolution, SolveStats) {
         let m = self.m;
         assert_eq!(rhs.len(), m, "right-hand side has {} entries for a {m}x{m} matrix", rhs.len());
         if m == 0 {
@@ -384,21 +413,48 @@ impl PadicSolver {
 
         // With K = max(|b|, m max|B_ij|) <= 2^64 and digits below p, |r| <= K holds after every step
         // (|r - A x| <= K + m max|B_ij| (p - 1) <= K p), and K p < 2^127 fits in i128. The residual is
-        // exactly divisible by p because the digits x solve A x ≡ r (mod p).
-        let mut residual: Vec<i128> = rhs.iter().map(|&b| i128::from(b)).collect();
+        // exactly divisible by p because the digits x solve A x ≡ r (mod p). A right-hand side beyond
+        // 2^62 is first lifted with a big residual, until every entry is below 2^62.
+        let mut big: Option<Vec<Integer>> = rhs.iter().any(|b| b.significant_bits() > WORD_BITS).then(|| rhs.to_vec());
+        let mut residual: Vec<i128> = match big {
+            Some(_) => vec![0; m],
+            None => rhs.iter().map(|b| i128::from(i64::exact_from(b))).collect(),
+        };
         let mut approximation = PAdic::new(field.p, m);
-        let mut target = ((INITIAL_BITS / MIN_PRIME_BITS).ceil() as usize).clamp(1, cap);
+        // The solution's numerators are about as long as the right-hand side's entries, at least, and
+        // reconstruction needs twice their bits.
+        let rhs_bits = rhs.iter().map(|b| b.significant_bits()).max().unwrap_or(0) as f64;
+        let mut target = ((INITIAL_BITS.max(2.0 * rhs_bits) / MIN_PRIME_BITS).ceil() as usize).clamp(1, cap);
         let mut attempts = 0;
         loop {
             while approximation.steps() < target {
-                let c: Vec<u64> = residual.iter().map(|&r| field.reduce(r)).collect();
+                let c: Vec<u64> = match &big {
+                    Some(big) => big.iter().map(|r| field.reduce_integer(r)).collect(),
+                    None => residual.iter().map(|&r| field.reduce(r)).collect(),
+                };
                 let x = self.factorization.solve(side, &c);
-                for (r, a) in residual.iter_mut().zip(operator.chunks_exact(m)) {
-                    // Digits are below 2^62, so they are also valid i64.
-                    let ax: i128 = a.iter().zip(&x).map(|(&a, &x)| i128::from(a) * i128::from(x as i64)).sum();
-                    let t = *r - ax;
-                    debug_assert_eq!(t % p, 0, "lifting residual not divisible by p");
-                    *r = t / p;
+                // Digits are below 2^62, so they are also valid i64.
+                let ax =
+                    |a: &[i64]| -> i128 { a.iter().zip(&x).map(|(&a, &x)| i128::from(a) * i128::from(x as i64)).sum() };
+                match &mut big {
+                    Some(entries) => {
+                        let p = Integer::from(field.p);
+                        for (r, a) in entries.iter_mut().zip(operator.chunks_exact(m)) {
+                            *r -= Integer::from(ax(a));
+                            r.div_exact_assign(&p);
+                        }
+                        if entries.iter().all(|r| r.significant_bits() <= WORD_BITS) {
+                            residual = entries.iter().map(|r| i128::from(i64::exact_from(r))).collect();
+                            big = None;
+                        }
+                    }
+                    None => {
+                        for (r, a) in residual.iter_mut().zip(operator.chunks_exact(m)) {
+                            let t = *r - ax(a);
+                            debug_assert_eq!(t % p, 0, "lifting residual not divisible by p");
+                            *r = t / p;
+                        }
+                    }
                 }
                 approximation.push(&x);
             }
@@ -419,7 +475,7 @@ impl PadicSolver {
     /// common denominator must stay within the balanced bound, so the denominator budget left for later
     /// components shrinks; an attempt made with too few digits therefore usually fails within the first
     /// two or three components, having folded only those.
-    fn reconstruct(&self, operator: &[i64], approximation: &mut PAdic, rhs: &[i64]) -> Option<ExactSolution> {
+    fn reconstruct(&self, operator: &[i64], approximation: &mut PAdic, rhs: &[Integer]) -> Option<ExactSolution> {
         let modulus = approximation.modulus().clone();
         let bound = ((&modulus - Natural::ONE) >> 1u32).floor_sqrt();
         let mut denominator = Natural::ONE;
@@ -457,16 +513,16 @@ impl PadicSolver {
     }
 
     /// Whether `A * numerators == denominator * rhs` exactly.
-    fn verify(&self, operator: &[i64], solution: &ExactSolution, rhs: &[i64]) -> bool {
+    fn verify(&self, operator: &[i64], solution: &ExactSolution, rhs: &[Integer]) -> bool {
         let denominator = Integer::from(&solution.denominator);
-        operator.chunks_exact(self.m).zip(rhs).all(|(row, &b)| {
+        operator.chunks_exact(self.m).zip(rhs).all(|(row, b)| {
             let mut sum = Integer::ZERO;
             for (&a, n) in row.iter().zip(&solution.numerators) {
                 if a != 0 {
                     sum.add_mul_assign(n, Integer::from(a));
                 }
             }
-            sum == &denominator * Integer::from(b)
+            sum == &denominator * b
         })
     }
 }
@@ -745,11 +801,11 @@ mod tests {
         let matrix = random_matrix(&mut rng, m, -(1 << 40), 1 << 40);
         let rhs = random_vector(&mut rng, m, -(1 << 40), 1 << 40);
         let solver = PadicSolver::new(&matrix).expect("nonsingular");
-        let (x, stats) = solver.solve_side(Side::Normal, &rhs);
+        let (x, stats) = solver.solve_side(Side::Normal, &integers(&rhs));
         assert!(stats.attempts >= 8, "{stats:?}");
-        assert!(stats.lifting_steps <= solver.step_cap(Side::Normal, &rhs));
+        assert!(stats.lifting_steps <= solver.step_cap(Side::Normal, &integers(&rhs)));
         assert_matches_reference(&matrix, &rhs, &x);
-        let (y, stats) = solver.solve_side(Side::Transposed, &rhs);
+        let (y, stats) = solver.solve_side(Side::Transposed, &integers(&rhs));
         assert!(stats.attempts >= 8, "{stats:?}");
         assert_matches_reference(&transposed(&matrix), &rhs, &y);
     }
@@ -766,8 +822,8 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(5);
         let rhs = random_vector(&mut rng, m, -1000, 1001);
         let solver = PadicSolver::new(&matrix).expect("nonsingular");
-        let (x, stats) = solver.solve_side(Side::Normal, &rhs);
-        assert!(stats.lifting_steps <= solver.step_cap(Side::Normal, &rhs));
+        let (x, stats) = solver.solve_side(Side::Normal, &integers(&rhs));
+        assert!(stats.lifting_steps <= solver.step_cap(Side::Normal, &integers(&rhs)));
         // H^{-1} = H^T / 64, so the denominator divides 64.
         assert!(x.denominator <= 64u32);
         assert_matches_reference(&matrix, &rhs, &x);
@@ -796,11 +852,38 @@ mod tests {
         let matrix = random_matrix(&mut rng, m, entries.start, entries.end);
         let rhs = random_vector(&mut rng, m, 0, 10);
         let solver = PadicSolver::new(&matrix).expect("nonsingular");
-        let (x, stats) = solver.solve_side(Side::Normal, &rhs);
-        assert!(stats.lifting_steps <= solver.step_cap(Side::Normal, &rhs));
+        let (x, stats) = solver.solve_side(Side::Normal, &integers(&rhs));
+        assert!(stats.lifting_steps <= solver.step_cap(Side::Normal, &integers(&rhs)));
         assert_exact(&matrix, &rhs, &x);
-        let (y, _) = solver.solve_side(Side::Transposed, &rhs);
+        let (y, _) = solver.solve_side(Side::Transposed, &integers(&rhs));
         assert_exact(&transposed(&matrix), &rhs, &y);
+    }
+
+    #[test]
+    fn a_big_right_hand_side_solves_as_the_combination_of_small_ones() {
+        // sum_i c_i v_i with c_i of about 300 bits: one solve with a big residual equals the
+        // combination of the word-sized solves, and is checked exactly.
+        let mut rng = ChaCha8Rng::seed_from_u64(17);
+        let m = 40;
+        let matrix = random_matrix(&mut rng, m, -20, 21);
+        let solver = PadicSolver::new(&matrix).expect("nonsingular");
+        let parts: Vec<Vec<i64>> = (0..3).map(|_| random_vector(&mut rng, m, -9, 10)).collect();
+        let weights: Vec<Integer> = (0..3).map(|i| (Integer::from(3) << 300u64) - Integer::from(7 * i + 1)).collect();
+        let mut rhs = vec![Integer::ZERO; m];
+        for (v, c) in parts.iter().zip(&weights) {
+            for (r, &x) in rhs.iter_mut().zip(v) {
+                *r += c * Integer::from(x);
+            }
+        }
+        let big = solver.solve_transposed_integer(&rhs);
+        for j in 0..m {
+            let combined: Rational = parts
+                .iter()
+                .zip(&weights)
+                .map(|(v, c)| Rational::from(c) * solver.solve_transposed(v).component(j))
+                .sum();
+            assert_eq!(big.component(j), combined);
+        }
     }
 
     #[test]
