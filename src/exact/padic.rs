@@ -5,8 +5,9 @@
 //! in every one of its `m^3` operations. Dixon's method instead factors `B` once modulo a word-size
 //! prime `p` and then, one word-size step at a time, lifts the solution to `B x ≡ b (mod p^k)`: each
 //! step is an `O(m^2)` triangular solve modulo `p` plus an exact update of a residual that stays
-//! word-sized (a big right-hand side's residual shrinks by a digit per step until it is). Big integers only appear at the end, when the p-adic approximation is turned into
-//! fractions by rational reconstruction and the result is checked exactly. The number of steps is
+//! word-sized (a big right-hand side's residual shrinks by a digit per step until it is). Big integers
+//! only appear at the end, when the p-adic approximation is turned into fractions by rational
+//! reconstruction and the result is checked exactly. The number of steps is
 //! output-sensitive: it grows until the reconstruction verifies, with a hard cap from Hadamard's bound.
 
 use malachite::base::num::arithmetic::traits::{AddMulAssign, DivExactAssign, FloorSqrt, Mod, Pow, Sign};
