@@ -300,16 +300,9 @@ pub fn solve(n: usize, options: &SolveOptions, previous: Option<&FloatSolution>)
         let pi: Vec<f64> = w.iter().map(|x| x / total).collect();
         let reduced = |tree: &Tree| 1.0 - game.column(tree).iter().zip(w).map(|(s, w)| f64::from(*s) * w).sum::<f64>();
 
-        let points = round_points(
-            options,
-            previous.is_none(),
-            rounds == 1 && !priced_centre,
-            gamma.as_deref(),
-            centre.as_deref(),
-            guess_weight,
-            &pi,
-            &mut average,
-        );
+        let anchors = Anchors { gamma: gamma.as_deref(), guess_weight, centre: centre.as_deref() };
+        let points =
+            round_points(options, previous.is_none(), rounds == 1 && !priced_centre, &anchors, &pi, &mut average);
         // `auto` prices every point, so its points are priced in parallel (on
         // the idle threads of the sweep); the seed's methods stop at the
         // first improving point, so theirs are priced one by one.
@@ -486,22 +479,29 @@ fn first_columns(
     }
 }
 
+/// What a round's points are drawn toward besides the duals: the seed's
+/// guess gamma with its weight (`guess`) and the stability centre (`auto`).
+#[derive(Clone, Copy)]
+struct Anchors<'a> {
+    gamma: Option<&'a [f64]>,
+    guess_weight: f64,
+    centre: Option<&'a [f64]>,
+}
+
 /// The points to price in a round, nearest the stability centre first: the
 /// seed's guess mixing for `guess`; for `auto` the centre alone in the first
 /// round, then the spread from the centre to pi (`SPREAD`, or `COLD_SPREAD`)
 /// and toward the running average of the duals (`TOWARD_AVERAGE`, or
 /// `COLD_TOWARD_AVERAGE`; `average` keeps the average).
-#[allow(clippy::too_many_arguments)]
 fn round_points(
     options: &SolveOptions,
     cold: bool,
     first_round: bool,
-    gamma: Option<&[f64]>,
-    centre: Option<&[f64]>,
-    guess_weight: f64,
+    anchors: &Anchors,
     pi: &[f64],
     average: &mut Option<Vec<f64>>,
 ) -> Vec<Vec<f64>> {
+    let Anchors { gamma, guess_weight, centre } = *anchors;
     match (options.method, gamma, centre) {
         (Method::Guess, Some(g), _) if guess_weight > 0.0 => vec![mix(g, pi, guess_weight), pi.to_vec()],
         (Method::Auto, _, Some(c)) => {
