@@ -223,8 +223,8 @@ const BOX_PATIENCE: u32 = 10;
 /// master at its duals. At m = 1009 (cold N = 2017) the master's duals and
 /// value are noise at the 1e-9 level: its value fell 1.4e-9 below V while the
 /// trees it priced improved it by 1e-9 to 1e-7, and the column generation ran
-/// on for over a thousand rounds without meeting the tolerance of 1e-10, with
-/// the duals refined or not (docs/higher-lower-experiments.md#a-stalled-tail-ends-on-its-bounds-2026-11-28-nineteenth-session-issue-33).
+/// on for 170-360 rounds past a gap of 1e-9 (stopped by hand after 3,101 to
+/// 3,484 s) without meeting the tolerance of 1e-10, with the duals refined or not (docs/higher-lower-experiments.md#a-stalled-tail-ends-on-its-bounds-2026-11-28-nineteenth-session-issue-33).
 /// What improves by less than that noise is left to the exact stage's pivots.
 /// A solve that converges moves its centre every few rounds once its gap is
 /// that small (the eighth session's cold 2017: at least every 6 rounds below
