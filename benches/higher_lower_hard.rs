@@ -26,118 +26,70 @@ use common::human;
 use gamesweep::games::higher_lower::claims::builtin;
 use gamesweep::games::higher_lower::exact_stage::{exact_stage, exact_vertex};
 use gamesweep::games::higher_lower::face::face_stage;
-use gamesweep::games::higher_lower::solve::{FloatSolution, Method, SolveOptions, solve};
+use gamesweep::games::higher_lower::solve::{FloatSolution, Method, SolveOptions, SpeedUp, solve};
 use std::time::Instant;
 
-/// One way of solving a chain.
+/// One way of solving a chain: the speed-ups it uses, on how many threads.
 struct Variant {
     name: &'static str,
-    working_set: bool,
-    loose_master: bool,
-    averaged_duals: bool,
-    sketched_edges: bool,
-    boxed_duals: bool,
+    speed_ups: &'static [SpeedUp],
     threads: usize,
 }
 
 const VARIANTS: [Variant; 11] = [
-    Variant {
-        name: "old: whole pool priced, 1 thread",
-        working_set: false,
-        loose_master: false,
-        averaged_duals: false,
-        sketched_edges: false,
-        boxed_duals: false,
-        threads: 1,
-    },
-    Variant {
-        name: "new: working set, 1 thread",
-        working_set: true,
-        loose_master: false,
-        averaged_duals: false,
-        sketched_edges: false,
-        boxed_duals: false,
-        threads: 1,
-    },
-    Variant {
-        name: "new: working set, 2 threads",
-        working_set: true,
-        loose_master: false,
-        averaged_duals: false,
-        sketched_edges: false,
-        boxed_duals: false,
-        threads: 2,
-    },
+    Variant { name: "old: whole pool priced, 1 thread", speed_ups: &[], threads: 1 },
+    Variant { name: "new: working set, 1 thread", speed_ups: &[SpeedUp::WorkingSet], threads: 1 },
+    Variant { name: "new: working set, 2 threads", speed_ups: &[SpeedUp::WorkingSet], threads: 2 },
     Variant {
         name: "new: + loose masters, 2 threads",
-        working_set: true,
-        loose_master: true,
-        averaged_duals: false,
-        sketched_edges: false,
-        boxed_duals: false,
+        speed_ups: &[SpeedUp::WorkingSet, SpeedUp::LooseMaster],
         threads: 2,
     },
     Variant {
         name: "new: + loose masters, 1 thread",
-        working_set: true,
-        loose_master: true,
-        averaged_duals: false,
-        sketched_edges: false,
-        boxed_duals: false,
+        speed_ups: &[SpeedUp::WorkingSet, SpeedUp::LooseMaster],
         threads: 1,
     },
     Variant {
         name: "new: + averaged duals, 1 thread",
-        working_set: true,
-        loose_master: true,
-        averaged_duals: true,
-        sketched_edges: false,
-        boxed_duals: false,
+        speed_ups: &[SpeedUp::WorkingSet, SpeedUp::LooseMaster, SpeedUp::AveragedDuals],
         threads: 1,
     },
     Variant {
         name: "new: + averaged duals, 2 threads",
-        working_set: true,
-        loose_master: true,
-        averaged_duals: true,
-        sketched_edges: false,
-        boxed_duals: false,
+        speed_ups: &[SpeedUp::WorkingSet, SpeedUp::LooseMaster, SpeedUp::AveragedDuals],
         threads: 2,
     },
     Variant {
         name: "new: + sketched edges, 1 thread",
-        working_set: true,
-        loose_master: true,
-        averaged_duals: true,
-        sketched_edges: true,
-        boxed_duals: false,
+        speed_ups: &[SpeedUp::WorkingSet, SpeedUp::LooseMaster, SpeedUp::AveragedDuals, SpeedUp::SketchedEdges],
         threads: 1,
     },
     Variant {
         name: "new: + sketched edges, 2 threads",
-        working_set: true,
-        loose_master: true,
-        averaged_duals: true,
-        sketched_edges: true,
-        boxed_duals: false,
+        speed_ups: &[SpeedUp::WorkingSet, SpeedUp::LooseMaster, SpeedUp::AveragedDuals, SpeedUp::SketchedEdges],
         threads: 2,
     },
     Variant {
         name: "new: + boxed duals, 1 thread",
-        working_set: true,
-        loose_master: true,
-        averaged_duals: true,
-        sketched_edges: true,
-        boxed_duals: true,
+        speed_ups: &[
+            SpeedUp::WorkingSet,
+            SpeedUp::LooseMaster,
+            SpeedUp::AveragedDuals,
+            SpeedUp::SketchedEdges,
+            SpeedUp::BoxedDuals,
+        ],
         threads: 1,
     },
     Variant {
         name: "new: + boxed duals, 2 threads",
-        working_set: true,
-        loose_master: true,
-        averaged_duals: true,
-        sketched_edges: true,
-        boxed_duals: true,
+        speed_ups: &[
+            SpeedUp::WorkingSet,
+            SpeedUp::LooseMaster,
+            SpeedUp::AveragedDuals,
+            SpeedUp::SketchedEdges,
+            SpeedUp::BoxedDuals,
+        ],
         threads: 2,
     },
 ];
@@ -145,16 +97,7 @@ const VARIANTS: [Variant; 11] = [
 /// (seconds, rounds, pivots) of one chain, solved in a pool of `threads`.
 fn chain(first: usize, last: usize, variant: &Variant) -> (f64, u64, u64) {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(variant.threads).build().expect("a thread pool");
-    let options = SolveOptions {
-        method: Method::Auto,
-        tolerance: 1e-10,
-        max_rounds: 10_000_000,
-        working_set: variant.working_set,
-        loose_master: variant.loose_master,
-        averaged_duals: variant.averaged_duals,
-        sketched_edges: variant.sketched_edges,
-        boxed_duals: variant.boxed_duals,
-    };
+    let options = SolveOptions::with_speed_ups(Method::Auto, 1e-10, 10_000_000, variant.speed_ups);
     pool.install(|| {
         let start = Instant::now();
         let (mut rounds, mut pivots) = (0, 0);

@@ -9,11 +9,11 @@
 
 use super::exact_stage::certificate::common_denominator;
 use super::pricing::{depth_limited_dp, floored};
-use super::solve::restricted_master::RestrictedMaster;
+use super::solve::gain;
+use super::solve::stabilisation::{StabilisedMaster, StabilityCentre, mix};
 use super::symmetric::SymmetricGame;
 use super::tree::Tree;
 use crate::exact::{Integer, Rational};
-use std::collections::HashSet;
 
 /// Whether `alpha` proves that no mixture of trees of height <= `height` is
 /// optimal: the cheapest such tree costs more than V against it, exactly.
@@ -106,18 +106,14 @@ const MARGIN: f64 = 1e-9;
 /// Bob's trees have height <= `height`: the first point found whose cheapest
 /// short tree costs more than `stop` (it need not be optimal to prove a
 /// bound), else an optimal one, with whether it is optimal; `None` where no
-/// such tree holds `n` keys or the column generation fails. The game is symmetric (a tree's mirror has
-/// its height), so it is solved over the symmetric pairs.
-///
-/// Measured (`HL_FACE_PART=height` bench, stored 1024 sweep): Kelley's
-/// cutting planes from one column took 1,329 rounds (55 s) at N = 931 and
-/// 4-8 s at N = 461. Starting the master from the short trees of Bob's
-/// optimal mixture (`start`) brought N = 461 to 10 rounds (0.06 s), but far
-/// from 931 the duals still oscillated (N = 980: 56 s alone). Pricing also
-/// points between the duals and a stability centre (the best point so far,
-/// from `centre` = alpha*, whose cheapest short tree costs V) brought N = 980
-/// to 129 rounds, 30 s (centre weights 0.7 and 0.95; 0.5 alone: 56 s;
-/// 0.5, 0.8: 43 s; 0.9, 0.99: 51 s).
+/// such tree holds `n` keys or the column generation fails. The game is
+/// symmetric (a tree's mirror has its height), so it is solved over the
+/// symmetric pairs, by the solve's stabilised column generation
+/// (`StabilisedMaster`) with the depth-limited DP as its pricing, the
+/// weights `CENTRE_WEIGHTS` and its own stop rule. The master starts from
+/// the short trees of Bob's optimal mixture (`start`) and the centre from
+/// alpha* (`centre`), whose cheapest short tree costs V: without them
+/// Kelley's cutting planes oscillate for hundreds of rounds.
 fn limited_game_alpha(
     n: usize,
     height: u8,
@@ -127,39 +123,28 @@ fn limited_game_alpha(
 ) -> Option<(Vec<Rational>, bool)> {
     let game = SymmetricGame::new(n);
     let h = u32::from(height);
-    let mut master = RestrictedMaster::new(game.rows(), &[]);
-    let mut seen: HashSet<Vec<u16>> = HashSet::new();
-    let mut add = |master: &mut RestrictedMaster, column: Vec<u16>| {
-        if seen.insert(column.clone()) {
-            master.add_column(&column.iter().map(|&s| f64::from(s)).collect::<Vec<_>>());
-        }
-    };
-    for tree in start.iter().filter(|t| t.height() <= height) {
-        add(&mut master, game.column(tree));
-    }
+    let cheapest = |point: &[f64]| depth_limited_dp(&positive(game.key_weights(point)), h).map(|best| best.tree);
+    let mut core = StabilisedMaster::new(game, StabilityCentre::new(Some(centre.to_vec()), 0.0));
+    core.add_all(start.iter().filter(|t| t.height() <= height).cloned());
     // At least one column: the cheapest short tree against the centre.
-    add(&mut master, game.column(&depth_limited_dp(&positive(game.key_weights(centre)), h)?.tree));
-    let (mut centre, mut centre_cheapest) = (centre.to_vec(), f64::NEG_INFINITY);
+    core.add(cheapest(centre)?);
     for _ in 0..MAX_ROUNDS {
-        let duals = master.solve().duals;
+        let duals = core.master.solve().duals;
         let total: f64 = duals.iter().sum();
         let beta: Vec<f64> = duals.iter().map(|w| w / total).collect();
         let mut optimal = false;
         for c in CENTRE_WEIGHTS {
-            let point: Vec<f64> = centre.iter().zip(&beta).map(|(x, y)| c * x + (1.0 - c) * y).collect();
-            let column = game.column(&depth_limited_dp(&positive(game.key_weights(&point)), h)?.tree);
-            // The symmetric column against a point is twice the expected number of guesses.
-            let cheapest = column.iter().zip(&point).map(|(s, b)| f64::from(*s) * b).sum::<f64>() / 2.0;
+            // The centre moves within the round: each point mixes the latest one.
+            let point = mix(core.centre.point()?, &beta, c);
+            let best = cheapest(&point)?;
             if c == 0.0 {
-                optimal = 1.0 - column.iter().zip(&duals).map(|(s, w)| f64::from(*s) * w).sum::<f64>() <= TOLERANCE;
+                optimal = gain(&game, &best, &duals) <= TOLERANCE;
             }
-            if cheapest > centre_cheapest {
-                (centre, centre_cheapest) = (point, cheapest);
-            }
-            add(&mut master, column);
+            core.offer(&point, &best);
+            core.add(best);
         }
-        if centre_cheapest > stop || optimal {
-            return Some((exact_distribution(&positive(game.alice(&centre))), optimal));
+        if core.centre.lower > stop || optimal {
+            return Some((exact_distribution(&positive(game.alice(core.centre.point()?))), optimal));
         }
     }
     None

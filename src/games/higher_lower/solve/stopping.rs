@@ -1,0 +1,128 @@
+//! When a solve ends. A round whose points find no improving tree does not
+//! end it at once: the box around the centre is dropped, a loosely solved
+//! master is solved fully, the final basis is polished for b = 1, and trees
+//! that improve by more than rounding noise get a few end rounds; only then
+//! is the master's optimum final. A stalled tail (the bounds agree, the
+//! centre does not move) ends on its bounds.
+
+use super::column_generation::{ColumnGeneration, Round};
+use super::options::{Method, SpeedUp};
+use super::restricted_master::Optimum;
+use crate::games::higher_lower::tree::Tree;
+
+/// `auto` solves each master only until no reduced cost exceeds this fraction
+/// of the round's relative gap between the bounds (at most `LOOSE_MASTER_MAX`),
+/// and the last to full precision: far from the optimum the exact optimum of
+/// the master is not worth its pivots.
+pub const LOOSE_MASTER: f64 = 0.1;
+const LOOSE_MASTER_MAX: f64 = 1e-3;
+
+/// Rounds without a new stability centre after which `auto` stops once its
+/// bounds agree to the tolerance (the relative gap between the master's
+/// value and the best lower bound), even if priced trees still improve the
+/// master at its duals. At m ~ 1000 the master's duals and value are noise
+/// at the 1e-9 level, ten times the tolerance: the trees it prices improve
+/// it by that noise, and the reduced-cost test is met only by luck of the
+/// path. What improves by less than that noise is left to the exact stage's
+/// pivots. A solve that converges moves its centre every few rounds once its
+/// gap is that small, and cold starts stall for long only while their gap
+/// is still wide.
+const STALLED_ROUNDS: u32 = 30;
+
+/// Polishes of the final basis (`RestrictedMaster::polish`) before the exact
+/// stage takes what is left: each one that pivots moves the duals, so pricing
+/// runs again and may add columns.
+const MAX_POLISHES: u32 = 4;
+
+/// Reduced cost above which a tree still enters once the column generation
+/// has converged to the solve's tolerance (1e-10 in the configs), for at
+/// most `MAX_END_ROUNDS` rounds. Such a tree improves the master by more than
+/// rounding noise of the refined duals (`RestrictedMaster::refine_duals`),
+/// and the exact stage would otherwise pivot it in exactly, one slow exact
+/// pivot at a time.
+pub const FINAL_TOLERANCE: f64 = 1e-12;
+const MAX_END_ROUNDS: u32 = 4;
+
+/// The end of a solve: how precisely the master is solved, and what the end
+/// has spent so far.
+#[derive(Default)]
+pub struct Ending {
+    /// Reduced costs up to this count as optimal in the next master solve
+    /// (0: full precision; see `LOOSE_MASTER`).
+    pub master_tolerance: f64,
+    polishes: u32,
+    end_rounds: u32,
+}
+
+impl ColumnGeneration<'_> {
+    /// Lets the round's improving trees in and returns `None`, or returns
+    /// the final optimum when the solve ends.
+    pub fn after(&mut self, round: Round) -> Option<Optimum> {
+        let Round { optimum, upper, mut entering, end_entering } = round;
+        if self.stalled(upper) {
+            // The bounds agree and the centre is stuck: the tail is the master's noise.
+            entering.clear();
+        }
+        if entering.is_empty() || self.capped() {
+            return self.ends_here(&entering, end_entering).then_some(optimum);
+        }
+        if self.options.method == Method::Auto && self.options.uses(SpeedUp::LooseMaster) {
+            let lower = self.core.centre.lower;
+            self.ending.master_tolerance = (LOOSE_MASTER * (upper - lower) / upper).clamp(0.0, LOOSE_MASTER_MAX);
+        }
+        if self.core.add_all(entering) == 0 {
+            // Every improving tree is in the master already: a loose master
+            // left it out (solve it fully), or the box keeps it out (widen it).
+            if self.ending.master_tolerance == 0.0 && self.dual_box.active {
+                self.dual_box.widen();
+            }
+            self.ending.master_tolerance = 0.0;
+        }
+        self.dual_box.widen_if_stuck(&mut self.core.centre);
+        None
+    }
+
+    /// The stalled-tail rule (`STALLED_ROUNDS`).
+    fn stalled(&self, upper: f64) -> bool {
+        self.options.method == Method::Auto
+            && self.core.centre.rounds_unmoved >= STALLED_ROUNDS
+            && upper - self.core.centre.lower <= self.options.tolerance * upper.abs()
+    }
+
+    /// Whether the round cap (`SolveOptions::max_rounds`) is reached.
+    fn capped(&self) -> bool {
+        self.rounds >= self.options.max_rounds
+    }
+
+    /// Whether the solve ends after a round in which nothing entered or the
+    /// round cap was reached. It goes on without the box, then with the
+    /// master solved fully, then after each polish that pivots, then for the
+    /// end rounds' trees.
+    fn ends_here(&mut self, entering: &[Tree], end_entering: Vec<Tree>) -> bool {
+        let (converged, capped) = (entering.is_empty(), self.capped());
+        if self.dual_box.active && !capped {
+            // Nothing improves inside the box: the master alone from here.
+            self.dual_box.active = false;
+            self.core.master.set_slack_costs(vec![0.0; self.core.game.rows()]);
+            return false;
+        }
+        if self.ending.master_tolerance > 0.0 && !capped {
+            // Nothing enters against a loosely solved master: solve it fully and price again.
+            self.ending.master_tolerance = 0.0;
+            return false;
+        }
+        // Optimal for the perturbed b: make the basis feasible for b = 1
+        // too, and price again if that moved the duals.
+        if converged && self.ending.polishes < MAX_POLISHES && self.core.master.polish() > 0 {
+            self.ending.polishes += 1;
+            return false;
+        }
+        // Converged to the tolerance: trees that still improve by more
+        // than rounding noise enter for a few more rounds (`FINAL_TOLERANCE`).
+        if converged && self.ending.end_rounds < MAX_END_ROUNDS && !capped && self.core.add_all(end_entering) > 0 {
+            self.ending.end_rounds += 1;
+            return false;
+        }
+        true
+    }
+}
