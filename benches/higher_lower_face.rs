@@ -31,6 +31,7 @@ use gamesweep::games::higher_lower::face::polytope::AliceFace;
 use gamesweep::games::higher_lower::face::verdicts::{decide_all, decide_claim};
 use gamesweep::games::higher_lower::face::{FaceOutcome, face_stage};
 use gamesweep::games::higher_lower::height_limit::tallest_tree_at_least;
+use gamesweep::games::higher_lower::mixture::Mixture;
 use gamesweep::games::higher_lower::solve::{Method, SolveOptions, solve};
 use gamesweep::games::higher_lower::tree::Tree;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
@@ -43,9 +44,9 @@ use std::time::Instant;
 struct Stored {
     value: Rational,
     alpha: Vec<Rational>,
-    bob: Vec<(Tree, Rational)>,
+    bob: Mixture,
     /// The wider mixture the face was built from (`face_mixture`), if any.
-    wider: Option<Vec<(Tree, Rational)>>,
+    wider: Option<Mixture>,
     /// The height-limited game's alpha that proved Table 3.1's bound (`height_proofs`), if any.
     height_proof: Option<Vec<Rational>>,
     seconds: f64,
@@ -55,7 +56,7 @@ impl Stored {
     /// The mixture whose support gives the face's hull: the wider one unless
     /// HL_FACE_VERTEX=1 asks for Bob's vertex mixture (the face stage before
     /// `exact_stage::widen`).
-    fn hull(&self) -> &[(Tree, Rational)] {
+    fn hull(&self) -> &Mixture {
         match &self.wider {
             Some(wider) if std::env::var("HL_FACE_VERTEX").is_err() => wider,
             _ => &self.bob,
@@ -80,8 +81,7 @@ fn main() {
             let clock = Instant::now();
             let face = AliceFace::new(&s.value, &s.alpha, s.hull()).expect("the face");
             let seconds = clock.elapsed().as_secs_f64();
-            let z =
-                gamesweep::games::higher_lower::face::hull::OptimalFace::new(&s.value, s.hull()).directions().unwrap();
+            let z = gamesweep::games::higher_lower::hull::OptimalFace::new(&s.value, s.hull()).directions().unwrap();
             let digits: usize = z.iter().flat_map(|v| v.numerators.iter()).map(|x| x.to_string().len()).sum();
             let nonzero: usize = z.iter().flat_map(|v| v.numerators.iter()).filter(|x| **x != 0u32).count();
             let den: usize = z.iter().map(|v| v.denominator.to_string().len()).max().unwrap_or(0);
@@ -309,7 +309,7 @@ fn read(dir: &Path) -> BTreeMap<usize, Stored> {
             let entry = Stored {
                 value: parse(value.value(r)),
                 alpha: Vec::new(),
-                bob: Vec::new(),
+                bob: Mixture::default(),
                 wider: None,
                 height_proof: None,
                 seconds: solve.value(r) + exact.value(r),
@@ -333,8 +333,9 @@ fn read(dir: &Path) -> BTreeMap<usize, Stored> {
                 let d = list.as_any().downcast_ref::<UInt8Array>().expect("u8 depths");
                 let tree = Tree::from_depths(d.values().to_vec()).expect("a tree");
                 let entry = stored.get_mut(&(n.value(r) as usize)).expect("values row");
-                let mixture = if name == "bob" { &mut entry.bob } else { entry.wider.get_or_insert_with(Vec::new) };
-                mixture.push((tree, parse(w.value(r))));
+                let mixture =
+                    if name == "bob" { &mut entry.bob } else { entry.wider.get_or_insert_with(Mixture::default) };
+                mixture.push(tree, parse(w.value(r)));
             }
         }
     }

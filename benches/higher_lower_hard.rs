@@ -133,7 +133,7 @@ fn stages(float: &FloatSolution, previous: Option<&[gamesweep::exact::Rational]>
     let new_exact = clock.elapsed().as_secs_f64();
     let clock = Instant::now();
     let face_hull = new.face_hull.take();
-    let hull = new.face_mixture.as_deref().unwrap_or(&new.bob);
+    let hull = new.face_mixture.as_ref().unwrap_or(&new.bob);
     let new_face =
         face_stage(&new.value, &new.alpha, hull, face_hull, tallest(&new.bob), builtin(), previous).expect("the face");
     let new_seconds = clock.elapsed().as_secs_f64();

@@ -6,8 +6,9 @@
 //! It knows games only through the [`Game`] and [`Task`] traits.
 
 use crate::artifacts::claims::{Claim, Claims, HEARTBEAT};
+use crate::artifacts::manifest::{Manifest, RunRecord};
 use crate::artifacts::steps::StepOf;
-use crate::artifacts::{Manifest, OutputDir, RunRecord, TaskRecord, is_safe_name, unix_now};
+use crate::artifacts::{OutputDir, TaskRecord, is_safe_name, unix_now};
 use crate::config::ConfigFile;
 use crate::error::UserError;
 use crate::game::{Game, Inputs, Status, Table, Task, TaskContext, bounded_id, settings_text};

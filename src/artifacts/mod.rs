@@ -21,11 +21,9 @@
 
 pub mod claims;
 pub mod columns;
-mod manifest;
+pub mod manifest;
 pub mod parquet_io;
 pub mod steps;
-
-pub use manifest::{Manifest, RunRecord};
 
 use crate::error::UserError;
 use crate::game::{Dataset, Status, Table};

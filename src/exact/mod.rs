@@ -15,6 +15,6 @@ pub use fraction::{format_pq, parse_canonical_pq, parse_pq, to_f64};
 pub use padic::{ExactSolution, PadicError, PadicSolver};
 pub use rank::{Pivots, pivots_mod_p, rank_mod_p};
 pub use scalar::{ExactScalar, Scalar};
-pub use scaled::ScaledVector;
+pub use scaled::{ScaledVector, common_denominator};
 
 pub use malachite::{Integer, Natural, Rational};

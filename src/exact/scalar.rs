@@ -1,7 +1,9 @@
 //! One numeric interface for f64 and the exact types, so that a solver is
 //! written once and run fast in floating point and again, exactly, to verify.
 
-use super::{DiceRational, Rational, to_f64};
+use super::dice_rational::DiceRational;
+use super::fraction::to_f64;
+use malachite::Rational;
 use std::fmt::Debug;
 
 /// The arithmetic the dice solvers need: a commutative ring with order,

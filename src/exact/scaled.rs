@@ -11,6 +11,12 @@ use malachite::base::num::logic::traits::SignificantBits;
 use malachite::base::rounding_modes::RoundingMode;
 use malachite::{Integer, Natural, Rational};
 
+/// Integers q_i = r_i * D and D, for the least common denominator D of `values`.
+pub fn common_denominator(values: &[Rational]) -> (Vec<Integer>, Natural) {
+    let scaled = ScaledVector::from_rationals(values);
+    (scaled.numerators, Natural::try_from(scaled.denominator).expect("a positive denominator"))
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct ScaledVector {
     pub numerators: Vec<Integer>,
@@ -87,6 +93,14 @@ impl ScaledVector {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn common_denominators() {
+        let q = |p: i64, d: i64| Rational::from_signeds(p, d);
+        let (numerators, d) = common_denominator(&[q(1, 6), q(-3, 4), q(2, 1)]);
+        assert_eq!(d, Natural::from(12u32));
+        assert_eq!(numerators, vec![Integer::from(2), Integer::from(-9), Integer::from(24)]);
+    }
 
     #[test]
     fn dots_and_entries_match_rational_arithmetic() {

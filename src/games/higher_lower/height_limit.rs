@@ -7,13 +7,13 @@
 //! with V against it, the optimal alpha of the height-limited game (a small
 //! column generation priced by the depth-limited DP) is the best one.
 
-use super::exact_stage::certificate::common_denominator;
+use super::mixture::Mixture;
 use super::pricing::{depth_limited_dp, floored};
 use super::solve::gain;
 use super::solve::stabilisation::{StabilisedMaster, StabilityCentre, mix};
 use super::symmetric::SymmetricGame;
 use super::tree::Tree;
-use crate::exact::{Integer, Rational};
+use crate::exact::{Integer, Rational, common_denominator};
 
 /// Whether `alpha` proves that no mixture of trees of height <= `height` is
 /// optimal: the cheapest such tree costs more than V against it, exactly.
@@ -44,7 +44,7 @@ pub fn refutes(value: &Rational, alpha: &[Rational], height: u8) -> bool {
 pub fn tallest_tree_at_least(
     value: &Rational,
     alpha: &[Rational],
-    bob: &[(Tree, Rational)],
+    bob: &Mixture,
     ours: u8,
     previous: Option<&[Rational]>,
 ) -> (u8, Option<Vec<Rational>>) {
@@ -237,7 +237,7 @@ mod tests {
         assert!(!refutes(&value, &optimal, 2));
         assert!(refutes(&value, &[q(9, 20), q(1, 10), q(9, 20)], 2));
         assert!(refutes(&value, &optimal, 1), "one level cannot hold 3 keys");
-        let (at_least, limited) = tallest_tree_at_least(&value, &optimal, &[], 3, None);
+        let (at_least, limited) = tallest_tree_at_least(&value, &optimal, &Mixture::default(), 3, None);
         assert_eq!(at_least, 3);
         let limited = limited.expect("alpha* alone does not prove it");
         assert!(proves(&value, &optimal, Some(&limited), 3));

@@ -21,6 +21,8 @@ pub mod exact_stage;
 pub mod face;
 mod figures;
 pub mod height_limit;
+pub mod hull;
+pub mod mixture;
 mod pipeline;
 pub mod pricing;
 mod report;

@@ -52,7 +52,7 @@ pub fn solve_in_order(
                     exact_stage(&float).map_err(|why| anyhow::anyhow!("N = {n}: exact stage failed: {why}"))?;
                 let tallest = exact.certificate.bob_max_guesses;
                 let face_hull = exact.face_hull.take();
-                let hull_mixture = exact.face_mixture.as_deref().unwrap_or(&exact.bob);
+                let hull_mixture = exact.face_mixture.as_ref().unwrap_or(&exact.bob);
                 let claims = super::claims::builtin();
                 let mut face = face_stage(
                     &exact.value,

@@ -6,6 +6,7 @@
 use super::face::polytope::LowerBound;
 use super::face::proofs::StoredProofs;
 use super::face::verdicts::Proof;
+use super::mixture::Mixture;
 use super::tree::Tree;
 use crate::artifacts::columns::Columns;
 use crate::exact::{Rational, parse_pq};
@@ -17,7 +18,7 @@ use std::collections::BTreeMap;
 /// Alice's alpha of every N as (key, probability).
 pub type Alphas = BTreeMap<u32, Vec<(u32, Rational)>>;
 /// Bob's mixture of every N.
-pub type Mixtures = BTreeMap<u32, Vec<(Tree, Rational)>>;
+pub type Mixtures = BTreeMap<u32, Mixture>;
 
 /// One stored N: V, alpha over keys 1..=N, Bob's mixture, the wider one the
 /// face was built from (if any), and the stored dimension of Alice's optimal
@@ -25,15 +26,15 @@ pub type Mixtures = BTreeMap<u32, Vec<(Tree, Rational)>>;
 pub struct Solution {
     pub value: Rational,
     pub alpha: Vec<Rational>,
-    pub bob: Vec<(Tree, Rational)>,
-    pub face_mixture: Option<Vec<(Tree, Rational)>>,
+    pub bob: Mixture,
+    pub face_mixture: Option<Mixture>,
     pub face_dimension: u32,
 }
 
 impl Solution {
     /// The optimal mixture of Bob's whose support gives the face's hull.
-    pub fn hull_mixture(&self) -> &[(Tree, Rational)] {
-        self.face_mixture.as_deref().unwrap_or(&self.bob)
+    pub fn hull_mixture(&self) -> &Mixture {
+        self.face_mixture.as_ref().unwrap_or(&self.bob)
     }
 }
 
@@ -121,7 +122,7 @@ pub fn read_mixtures(bob: &RecordBatch) -> anyhow::Result<Result<Mixtures, Strin
                 bh.value(r)
             )));
         }
-        mixtures.entry(bn.value(r)).or_default().push((tree, parse(bw.value(r))?));
+        mixtures.entry(bn.value(r)).or_default().push(tree, parse(bw.value(r))?);
     }
     Ok(Ok(mixtures))
 }

@@ -5,6 +5,7 @@ use super::claims::Claim;
 use super::exact_stage::ExactOutcome;
 use super::face::FaceOutcome;
 use super::face::verdicts::{ClaimVerdict, Decided};
+use super::mixture::Mixture;
 use super::solve::FloatSolution;
 use super::tree::Tree;
 use crate::artifacts::columns::TableBuilder;
@@ -94,20 +95,20 @@ fn alice(solved: &[Solved]) -> anyhow::Result<Table> {
 
 /// Bob's mixture: one row per (N, tree) with its depths.
 fn bob(solved: &[Solved]) -> anyhow::Result<Table> {
-    mixture_table("bob", solved.iter().map(|(f, e, _)| (f, e.bob.as_slice())))
+    mixture_table("bob", solved.iter().map(|(f, e, _)| (f, &e.bob)))
 }
 
 /// The wider optimal mixture of Bob's that Alice's face was built from, at
 /// the N that have one (`exact_stage::widen`).
 fn face_mixture(solved: &[Solved]) -> anyhow::Result<Table> {
-    let mixtures = solved.iter().filter_map(|(f, e, _)| Some((f, e.face_mixture.as_deref()?)));
+    let mixtures = solved.iter().filter_map(|(f, e, _)| Some((f, e.face_mixture.as_ref()?)));
     mixture_table("face_mixture", mixtures)
 }
 
 /// One row per tree of each N's mixture.
 fn mixture_table<'a>(
     name: &'static str,
-    mixtures: impl Iterator<Item = (&'a FloatSolution, &'a [(Tree, Rational)])>,
+    mixtures: impl Iterator<Item = (&'a FloatSolution, &'a Mixture)>,
 ) -> anyhow::Result<Table> {
     let bob: Vec<(u32, &str, u32, &crate::exact::Rational, Vec<u8>)> = mixtures
         .flat_map(|(f, mixture)| {

@@ -10,7 +10,7 @@
 //! `face_cuts` rows (a cache for later claims) need only be trees of N keys.
 
 use super::claims::{self, AtN, Claim};
-use super::exact_stage::certificate::{bob_holds, certify};
+use super::exact_stage::certificate::certify;
 use super::face::polytope::AliceFace;
 use super::face::proofs;
 use super::face::verdicts::{ClaimVerdict, check_proofs};
@@ -124,11 +124,11 @@ fn check_n(
     let face_mixture = stored.face_mixtures.remove(&n);
     // Alice's half holds for this alpha already: the wider mixture needs Bob's.
     if let Some(wider) = &face_mixture
-        && let Err(why) = bob_holds(&value, alpha.len(), wider)
+        && let Err(why) = wider.holds(&value, alpha.len())
     {
         return Ok(Err(format!("face_mixture: {why}")));
     }
-    let face = match AliceFace::new(&value, &alpha, face_mixture.as_deref().unwrap_or(&mixture)) {
+    let face = match AliceFace::new(&value, &alpha, face_mixture.as_ref().unwrap_or(&mixture)) {
         Ok(face) => face,
         Err(why) => return Ok(Err(format!("the optimal face: {why}"))),
     };
@@ -414,7 +414,7 @@ fn check_claim_task(task: &ClaimTask, stored: &StoredTask) -> Result<String, Str
                 }
             }
             AtN::Applies(_) => certify(&solution.value, &solution.alpha, &solution.bob)
-                .and_then(|_| bob_holds(&solution.value, solution.alpha.len(), solution.hull_mixture()))
+                .and_then(|_| solution.hull_mixture().holds(&solution.value, solution.alpha.len()))
                 .map_err(|why| format!("the solved strategies do not certify: {why}"))
                 .and_then(|_| AliceFace::new(&solution.value, &solution.alpha, solution.hull_mixture()))
                 .and_then(|face| check_claims(&face, claims, &at_n, &mut proofs)),

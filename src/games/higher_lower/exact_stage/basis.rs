@@ -2,6 +2,7 @@
 //! Bob's mixture from its primal values (shared by the exact stage and `widen`).
 
 use crate::exact::{ExactSolution, Integer, PadicSolver, Rational};
+use crate::games::higher_lower::mixture::Mixture;
 use crate::games::higher_lower::solve::BasicVar;
 use crate::games::higher_lower::symmetric::SymmetricGame;
 use crate::games::higher_lower::tree::Tree;
@@ -27,7 +28,7 @@ pub fn factor(game: &SymmetricGame, basis: &[BasicVar]) -> Result<PadicSolver, S
 /// Bob's mixture of a primal solution x_B >= 0 of S x <= 1 (x over the basis,
 /// over `denominator`), with V_S = 1 / sum(x) and V = V_S / 2: each symmetric
 /// tree's weight split evenly between the tree and its mirror.
-pub fn bob_mixture(basis: &[BasicVar], x: &ExactSolution) -> (Rational, Vec<(Tree, Rational)>) {
+pub fn bob_mixture(basis: &[BasicVar], x: &ExactSolution) -> (Rational, Mixture) {
     let total_x: Integer =
         x.numerators.iter().zip(basis).filter(|(_, v)| matches!(v, BasicVar::Tree(_))).map(|(x, _)| x).sum();
     let value = Rational::from_integers(Integer::from(x.denominator.clone()), total_x.clone() * Integer::from(2));

@@ -11,10 +11,10 @@
 //! assumed); the best tree against alpha comes from the O(N^2) DP on integer
 //! weights (alpha times its common denominator).
 
-use crate::exact::{Integer, Natural, Rational, ScaledVector};
+use crate::exact::{Integer, Rational, common_denominator};
+use crate::games::higher_lower::mixture::Mixture;
 use crate::games::higher_lower::pricing::monotone_root_dp;
 use crate::games::higher_lower::tree::Tree;
-use malachite::base::num::arithmetic::traits::AddMulAssign;
 
 /// What a successful check established.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,7 +31,7 @@ pub struct Certificate {
 }
 
 /// Checks both halves of the certificate; returns why it fails otherwise.
-pub fn certify(value: &Rational, alpha: &[Rational], bob: &[(Tree, Rational)]) -> Result<Certificate, String> {
+pub fn certify(value: &Rational, alpha: &[Rational], bob: &Mixture) -> Result<Certificate, String> {
     let (alice_bound, best) = best_response(alpha)?;
     if alice_bound != *value {
         return Err(format!("the best tree against alpha costs {alice_bound}, not {value}"));
@@ -64,9 +64,9 @@ pub fn with_best_response(
     value: &Rational,
     alpha: &[Rational],
     best: Tree,
-    bob: &[(Tree, Rational)],
+    bob: &Mixture,
 ) -> Result<Certificate, String> {
-    bob_holds(value, alpha.len(), bob)?;
+    bob.holds(value, alpha.len())?;
     Ok(Certificate {
         value: value.clone(),
         alice_support: alpha.iter().filter(|a| **a > 0u32).count(),
@@ -74,52 +74,6 @@ pub fn with_best_response(
         bob_max_guesses: bob.iter().filter(|(_, y)| *y > 0u32).map(|(t, _)| t.height()).max().unwrap_or(0),
         best_response: best,
     })
-}
-
-/// Bob's half alone: a distribution over valid trees on `n` keys whose worst
-/// key costs exactly `value`. Another optimal mixture of Bob's against an
-/// alpha already certified needs only this half.
-pub fn bob_holds(value: &Rational, n: usize, bob: &[(Tree, Rational)]) -> Result<(), String> {
-    if bob.is_empty() {
-        return Err("Bob's mixture is empty".into());
-    }
-    for (tree, weight) in bob {
-        if tree.len() != n {
-            return Err(format!("a tree has {} keys instead of {n}", tree.len()));
-        }
-        Tree::from_depths(tree.depths().to_vec())?;
-        if *weight < 0u32 {
-            return Err("Bob's mixture has a negative weight".into());
-        }
-    }
-    if bob.iter().map(|(_, y)| y).sum::<Rational>() != 1u32 {
-        return Err("Bob's weights do not sum to 1".into());
-    }
-    let weights: Vec<Rational> = bob.iter().map(|(_, y)| y.clone()).collect();
-    let (numerators, scale) = common_denominator(&weights);
-    let worst = (0..n).map(|k| key_load(bob.iter().map(|(t, _)| t), &numerators, k)).max().expect("n > 0");
-    let bob_bound = Rational::from_integers(worst, Integer::from(scale));
-    if bob_bound != *value {
-        return Err(format!("Bob's mixture lets Alice get {bob_bound}, not {value}"));
-    }
-    Ok(())
-}
-
-/// sum_T y_T d_T(k): what Bob's trees with integer weights `y` make Alice pay
-/// on key k (0-based). Summed in place: a temporary Integer per product cost
-/// more than the sums.
-pub fn key_load<'t>(trees: impl Iterator<Item = &'t Tree>, y: &[Integer], k: usize) -> Integer {
-    let mut load = Integer::from(0);
-    for (tree, y) in trees.zip(y) {
-        load.add_mul_assign(Integer::from(tree.depths()[k]), y);
-    }
-    load
-}
-
-/// Integers q_i = r_i * D and D, for the least common denominator D of `values`.
-pub fn common_denominator(values: &[Rational]) -> (Vec<Integer>, Natural) {
-    let scaled = ScaledVector::from_rationals(values);
-    (scaled.numerators, Natural::try_from(scaled.denominator).expect("a positive denominator"))
 }
 
 #[cfg(test)]
@@ -139,7 +93,8 @@ mod tests {
         // V(3) = 9/5: Alice (2/5, 1/5, 2/5); Bob mixes the balanced tree (3/5) and the
         // two trees rooted at an end with the other end at depth 2 (1/5 each).
         let alpha = [q(2, 5), q(1, 5), q(2, 5)];
-        let bob = [(tree(&[2, 1, 2]), q(3, 5)), (tree(&[1, 3, 2]), q(1, 5)), (tree(&[2, 3, 1]), q(1, 5))];
+        let bob =
+            Mixture::new(vec![(tree(&[2, 1, 2]), q(3, 5)), (tree(&[1, 3, 2]), q(1, 5)), (tree(&[2, 3, 1]), q(1, 5))]);
         let cert = certify(&q(9, 5), &alpha, &bob).unwrap();
         assert_eq!((cert.alice_support, cert.bob_support, cert.bob_max_guesses), (3, 3, 3));
     }
@@ -147,20 +102,14 @@ mod tests {
     #[test]
     fn rejects_wrong_values_and_strategies() {
         let alpha = [q(2, 5), q(1, 5), q(2, 5)];
-        let bob = [(tree(&[2, 1, 2]), q(3, 5)), (tree(&[1, 3, 2]), q(1, 5)), (tree(&[2, 3, 1]), q(1, 5))];
+        let bob =
+            Mixture::new(vec![(tree(&[2, 1, 2]), q(3, 5)), (tree(&[1, 3, 2]), q(1, 5)), (tree(&[2, 3, 1]), q(1, 5))]);
         assert!(certify(&q(2, 1), &alpha, &bob).unwrap_err().contains("best tree"));
         let uniform = [q(1, 3), q(1, 3), q(1, 3)];
         assert!(certify(&q(9, 5), &uniform, &bob).is_err());
-        let lopsided = [(tree(&[2, 1, 2]), q(1, 2)), (tree(&[1, 3, 2]), q(1, 2))];
+        let lopsided = Mixture::new(vec![(tree(&[2, 1, 2]), q(1, 2)), (tree(&[1, 3, 2]), q(1, 2))]);
         assert!(certify(&q(9, 5), &alpha, &lopsided).unwrap_err().contains("Bob's mixture lets Alice get"));
         let negative = [q(3, 5), q(-1, 5), q(3, 5)];
         assert!(certify(&q(9, 5), &negative, &bob).is_err());
-    }
-
-    #[test]
-    fn common_denominators() {
-        let (q_, d) = common_denominator(&[q(1, 6), q(-3, 4), q(2, 1)]);
-        assert_eq!(d, Natural::from(12u32));
-        assert_eq!(q_, vec![Integer::from(2), Integer::from(-9), Integer::from(24)]);
     }
 }

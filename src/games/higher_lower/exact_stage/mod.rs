@@ -14,10 +14,10 @@ mod basis;
 pub mod certificate;
 pub mod widen;
 
-use super::face::hull::OptimalFace;
+use super::hull::OptimalFace;
+use super::mixture::Mixture;
 use super::solve::{BasicVar, FloatSolution};
 use super::symmetric::SymmetricGame;
-use super::tree::Tree;
 use crate::exact::{ExactSolution, Integer, PadicSolver, Rational};
 use basis::{bob_mixture, factor};
 use certificate::{Certificate, best_response, with_best_response};
@@ -33,7 +33,7 @@ pub struct ExactOutcome {
     /// Alice's optimal strategy over the keys 1..=N.
     pub alpha: Vec<Rational>,
     /// Bob's optimal mixture over trees (mirror pairs listed separately).
-    pub bob: Vec<(Tree, Rational)>,
+    pub bob: Mixture,
     /// Exact simplex pivots needed after the float basis (0: the float basis was optimal).
     pub exact_pivots: u32,
     /// Why the float basis was not optimal, if it was not.
@@ -41,7 +41,7 @@ pub struct ExactOutcome {
     pub certificate: Certificate,
     /// The optimal mixture of Bob's that the face stage builds Alice's
     /// optimal face from, where it is wider than `bob` (`widen`); `None`: `bob`.
-    pub face_mixture: Option<Vec<(Tree, Rational)>>,
+    pub face_mixture: Option<Mixture>,
     /// The hull of `face_mixture` (else `bob`) as the widening built it, for
     /// the face stage to take instead of building it again; `None`: not built.
     pub face_hull: Option<OptimalFace>,
@@ -200,7 +200,7 @@ impl<'b> SolvedBasis<'b> {
 
     /// V, Alice's full strategy, and Bob's full mixture (each symmetric tree
     /// weight split evenly between the tree and its mirror).
-    fn strategies(&self, game: &SymmetricGame) -> (Rational, Vec<Rational>, Vec<(Tree, Rational)>) {
+    fn strategies(&self, game: &SymmetricGame) -> (Rational, Vec<Rational>, Mixture) {
         let (value, bob) = bob_mixture(self.basis, &self.x);
         let total_w: Integer = self.w.numerators.iter().sum();
         let beta: Vec<Rational> =
@@ -212,10 +212,9 @@ impl<'b> SolvedBasis<'b> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::higher_lower::face::polytope::AliceFace;
     use crate::games::higher_lower::solve::{FloatSolution, Method, SolveOptions, solve};
+    use crate::games::higher_lower::tree::Tree;
     use certificate::certify;
-    use std::collections::BTreeSet;
 
     #[test]
     fn johnsons_values_exactly() {
@@ -289,46 +288,6 @@ mod tests {
             }
         }
         assert!(certified > 100 && dual_repairs > 10, "{certified} certified, {dual_repairs} via the dual pivot");
-    }
-
-    #[test]
-    fn the_widened_mixture_is_optimal_and_its_point_hull_is_proven_by_the_face_lps() {
-        let options = SolveOptions::new(Method::Auto, 1e-10, 100_000);
-        let (mut narrowed, mut to_a_point) = (0, 0);
-        let mut previous = None;
-        for n in 1..=60 {
-            let float = solve(n, &options, previous.as_ref());
-            let exact = exact_stage(&float).unwrap();
-            previous = Some(float);
-            let vertex_dimension = OptimalFace::new(&exact.value, &exact.bob).dimension();
-            let Some(wider) = &exact.face_mixture else { continue };
-            // Optimal, at least the vertex's support, and a narrower hull.
-            certify(&exact.value, &exact.alpha, wider).unwrap();
-            let support = |m: &[(Tree, Rational)]| -> BTreeSet<Tree> {
-                m.iter().filter(|(_, y)| *y > 0u32).map(|(t, _)| t.clone()).collect()
-            };
-            assert!(support(&exact.bob).is_subset(&support(wider)), "N = {n}");
-            let dimension = OptimalFace::new(&exact.value, wider).dimension();
-            assert!(dimension < vertex_dimension, "N = {n}: {dimension} vs {vertex_dimension}");
-            narrowed += 1;
-            if dimension > 0 {
-                continue;
-            }
-            // A point: the face LPs over the vertex's larger hull find every key
-            // pinned to alpha*, its minimum equal to its maximum.
-            to_a_point += 1;
-            let face = AliceFace::new(&exact.value, &exact.alpha, &exact.bob).unwrap();
-            for k in 0..n {
-                let unit = |sign: i32| -> Vec<Rational> {
-                    (0..n).map(|j| Rational::from(if j == k { sign } else { 0 })).collect()
-                };
-                let low = face.bound_below(&unit(1)).unwrap().bound;
-                let high = -face.bound_below(&unit(-1)).unwrap().bound;
-                assert!(low == exact.alpha[k] && high == exact.alpha[k], "N = {n}, key {}", k + 1);
-            }
-        }
-        eprintln!("N = 1..60: {narrowed} hulls narrowed, {to_a_point} of them to a point");
-        assert!(to_a_point > 0);
     }
 
     #[test]

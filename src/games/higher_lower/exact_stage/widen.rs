@@ -42,7 +42,8 @@
 
 use super::basis::{bob_mixture, factor};
 use crate::exact::{Rational, ScaledVector};
-use crate::games::higher_lower::face::hull::{OptimalFace, support, tight_keys};
+use crate::games::higher_lower::hull::OptimalFace;
+use crate::games::higher_lower::mixture::Mixture;
 use crate::games::higher_lower::solve::restricted_master::{RestrictedMaster, Var};
 use crate::games::higher_lower::solve::{BasicVar, FloatSolution, Method, price};
 use crate::games::higher_lower::symmetric::SymmetricGame;
@@ -87,8 +88,8 @@ pub fn widened_mixture(
     float: &FloatSolution,
     value: &Rational,
     alpha: &[Rational],
-    vertex: &[(Tree, Rational)],
-) -> (Option<Vec<(Tree, Rational)>>, OptimalFace) {
+    vertex: &Mixture,
+) -> (Option<Mixture>, OptimalFace) {
     let vertex_hull = OptimalFace::new(value, vertex);
     let first = vertex_hull.dimension();
     if first == 0 {
@@ -133,7 +134,7 @@ fn tight_trees(
 struct Widening<'v> {
     n: usize,
     value: &'v Rational,
-    mixtures: Vec<Vec<(Tree, Rational)>>,
+    mixtures: Vec<Mixture>,
     /// The keys tight in every mixture and the union of their supports: the
     /// mean's hull (`OptimalFace::from_parts`) without the mean itself.
     tight: BTreeSet<usize>,
@@ -143,13 +144,13 @@ struct Widening<'v> {
 }
 
 impl<'v> Widening<'v> {
-    fn new(n: usize, value: &'v Rational, vertex: &[(Tree, Rational)], hull: OptimalFace) -> Self {
+    fn new(n: usize, value: &'v Rational, vertex: &Mixture, hull: OptimalFace) -> Self {
         Widening {
             n,
             value,
-            mixtures: vec![vertex.to_vec()],
-            tight: tight_keys(value, vertex).into_iter().collect(),
-            union: support(vertex).cloned().collect(),
+            mixtures: vec![vertex.clone()],
+            tight: vertex.tight_keys(value).into_iter().collect(),
+            union: vertex.support().cloned().collect(),
             narrowest: (hull, 1),
         }
     }
@@ -189,9 +190,9 @@ impl<'v> Widening<'v> {
                 (found, bob) if found == *self.value => bob,
                 _ => continue,
             };
-            let tight_here: BTreeSet<usize> = tight_keys(self.value, &found).into_iter().collect();
+            let tight_here: BTreeSet<usize> = found.tight_keys(self.value).into_iter().collect();
             self.tight.retain(|k| tight_here.contains(k));
-            self.union.extend(support(&found).cloned());
+            self.union.extend(found.support().cloned());
             self.mixtures.push(found);
             let hull = self.hull();
             let narrowed = hull.dimension();
@@ -243,7 +244,7 @@ fn final_basis(float: &FloatSolution, tight: &[Tree]) -> Vec<Var> {
 }
 
 /// The mean of mixtures, each tree once.
-fn mean(mixtures: &[Vec<(Tree, Rational)>]) -> Vec<(Tree, Rational)> {
+fn mean(mixtures: &[Mixture]) -> Mixture {
     let share = Rational::from(1u32) / Rational::from(mixtures.len());
     let mut sum: BTreeMap<Tree, Rational> = BTreeMap::new();
     for (tree, y) in mixtures.iter().flatten() {

@@ -14,7 +14,6 @@
 //!
 //! `face_stage` runs it for one N, with Table 3.1's bound (`height_limit`).
 
-pub mod hull;
 mod pinning;
 pub mod polytope;
 pub mod proofs;
@@ -23,9 +22,10 @@ mod tests;
 pub mod verdicts;
 
 use super::claims::Claim;
+use super::hull::OptimalFace;
+use super::mixture::Mixture;
 use super::tree::Tree;
 use crate::exact::Rational;
-use hull::OptimalFace;
 use polytope::AliceFace;
 use verdicts::{Decided, decide_all};
 
@@ -36,7 +36,7 @@ pub struct FaceOutcome {
     pub dimension: usize,
     /// A wider optimal mixture of Bob's whose hull is the point alpha*
     /// (`pinning`), where the given one's was larger: the face's mixture from now on.
-    pub pinned_mixture: Option<Vec<(Tree, Rational)>>,
+    pub pinned_mixture: Option<Mixture>,
     /// Every claim asked, in order.
     pub decided: Vec<Decided>,
     /// The trees the face LPs found as cuts, for claims asked later (`face_cuts`).
@@ -57,7 +57,7 @@ pub struct FaceOutcome {
 pub fn face_stage(
     value: &Rational,
     alpha: &[Rational],
-    hull_mixture: &[(Tree, Rational)],
+    hull_mixture: &Mixture,
     hull: Option<OptimalFace>,
     tallest: u8,
     claims: &[Claim],
@@ -72,7 +72,7 @@ pub fn face_stage(
     {
         (face, pinned_mixture) = (point, Some(pinned));
     }
-    let hull_mixture = pinned_mixture.as_deref().unwrap_or(hull_mixture);
+    let hull_mixture = pinned_mixture.as_ref().unwrap_or(hull_mixture);
     let decided = decide_all(&face, claims);
     let (bob_tallest_at_least, height_proof) =
         super::height_limit::tallest_tree_at_least(value, alpha, hull_mixture, tallest, previous_height_proof);

@@ -16,10 +16,10 @@
 //! certificate is checked exactly (alpha*'s half is the exact stage's), and
 //! `verify` certifies both again.
 
-use super::hull::support;
 use super::polytope::{AliceFace, Cut};
+use crate::exact::common_denominator;
 use crate::exact::{Integer, Rational};
-use crate::games::higher_lower::exact_stage::certificate::{bob_holds, common_denominator, key_load};
+use crate::games::higher_lower::mixture::{Mixture, key_load};
 use crate::games::higher_lower::tree::Tree;
 use malachite::base::num::arithmetic::traits::PowerOf2;
 use malachite::base::num::basic::traits::Zero;
@@ -28,11 +28,7 @@ use std::collections::HashMap;
 /// An optimal mixture of Bob's whose hull is the point alpha*, and the face
 /// built from it, from `bob` (the mixture `face` was built from) and the
 /// face's box proofs, when they prove every coordinate pinned; `None` otherwise.
-pub fn pinned_mixture(
-    face: &AliceFace,
-    value: &Rational,
-    bob: &[(Tree, Rational)],
-) -> Option<(Vec<(Tree, Rational)>, AliceFace)> {
+pub fn pinned_mixture(face: &AliceFace, value: &Rational, bob: &Mixture) -> Option<(Mixture, AliceFace)> {
     let alpha = face.alpha();
     let bounds = face.box_bounds().ok()?;
     let pinned =
@@ -61,7 +57,7 @@ pub fn pinned_mixture(
     for ((_, _, a), w_t) in mixture.iter_mut().zip(&w) {
         *a -= w_t;
     }
-    let index: HashMap<Tree, usize> = support(bob).cloned().enumerate().map(|(i, t)| (t, i)).collect();
+    let index: HashMap<Tree, usize> = bob.support().cloned().enumerate().map(|(i, t)| (t, i)).collect();
     for (tree, l) in lambda {
         match index.get(&tree) {
             Some(&i) => mixture[i].2 += l,
@@ -71,9 +67,9 @@ pub fn pinned_mixture(
     let step = largest_step(value, &mixture)?;
     let mass_move: Rational = mixture.iter().map(|(_, _, a)| a).sum();
     let mass = Rational::from(1u32) + &step * mass_move;
-    let pinned: Vec<(Tree, Rational)> =
+    let pinned: Mixture =
         mixture.into_iter().map(|(t, y, a)| (t, (y + &step * a) / &mass)).filter(|(_, z)| *z > 0u32).collect();
-    bob_holds(value, alpha.len(), &pinned).ok()?;
+    pinned.holds(value, alpha.len()).ok()?;
     let point = AliceFace::new(value, alpha, &pinned).ok().filter(|point| point.dimension() == 0)?;
     Some((pinned, point))
 }

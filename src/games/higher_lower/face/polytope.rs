@@ -19,8 +19,9 @@
 //! alone), and the basis point is an exact optimal alpha when the exact DP
 //! finds no tree below V (else that tree is added and the LP goes on).
 
-use super::hull::OptimalFace;
 use crate::exact::{Integer, Natural, Rational, ScaledVector, to_f64};
+use crate::games::higher_lower::hull::OptimalFace;
+use crate::games::higher_lower::mixture::Mixture;
 use crate::games::higher_lower::pricing::{monotone_root_dp, monotone_root_dp_f64};
 use crate::games::higher_lower::solve::kernels;
 use crate::games::higher_lower::tree::Tree;
@@ -118,7 +119,7 @@ const MAX_EXACT_ROUNDS: usize = 30;
 
 impl AliceFace {
     /// The face of the optimal alpha `alpha` (value V, Bob's optimal mixture `bob`).
-    pub fn new(value: &Rational, alpha: &[Rational], bob: &[(Tree, Rational)]) -> Result<Self, String> {
+    pub fn new(value: &Rational, alpha: &[Rational], bob: &Mixture) -> Result<Self, String> {
         AliceFace::from_hull(value, alpha, OptimalFace::new(value, bob))
     }
 

@@ -1,13 +1,15 @@
 //! The face stage against independent formulations: a brute-force LP with every tree as a row
 //! (N <= 9), and optimal strategies of Alice's found another way (N <= 40).
-use super::hull::{self, OptimalFace};
 use super::polytope::{AliceFace, LowerBound};
 use super::verdicts::*;
+use crate::exact::common_denominator;
 use crate::exact::{Integer, PadicSolver, Rational, pivots_mod_p, to_f64};
 use crate::games::higher_lower::claims::meaning::Inequality;
 use crate::games::higher_lower::claims::{AtN, Claim};
-use crate::games::higher_lower::exact_stage::certificate::{certify, common_denominator};
+use crate::games::higher_lower::exact_stage::certificate::certify;
 use crate::games::higher_lower::exact_stage::exact_stage;
+use crate::games::higher_lower::hull::{self, OptimalFace};
+use crate::games::higher_lower::mixture::Mixture;
 use crate::games::higher_lower::pricing::monotone_root_dp;
 use crate::games::higher_lower::solve::{Method, SolveOptions, solve};
 use crate::games::higher_lower::tree::{Tree, all_trees};
@@ -180,7 +182,7 @@ fn a_hand_made_face_where_alpha1_largest_depends_on_the_optimal_alpha() {
     // equally; alpha* = (5, 3, 3, 5)/16 is optimal. Over all optimal alpha,
     // alpha_1 ranges from 1/5 to 3/7 (the brute-force LP test agrees at N = 4).
     let tree = |d: &[u8]| Tree::from_depths(d.to_vec()).unwrap();
-    let bob = [(tree(&[2, 1, 3, 2]), q(1, 2)), (tree(&[2, 3, 1, 2]), q(1, 2))];
+    let bob = Mixture::new(vec![(tree(&[2, 1, 3, 2]), q(1, 2)), (tree(&[2, 3, 1, 2]), q(1, 2))]);
     let alpha = [q(5, 16), q(3, 16), q(3, 16), q(5, 16)];
     let face = AliceFace::new(&q(2, 1), &alpha, &bob).unwrap();
     assert!(face.is_optimal(&alpha) && face.dimension() == 2);
@@ -226,7 +228,7 @@ fn a_hand_made_face_where_alpha1_largest_depends_on_the_optimal_alpha() {
 /// ends. Then t halves from half the largest step keeping alpha >= 0 until
 /// alpha* + t z certifies. Different free keys and both signs give
 /// different directions.
-fn other_optimal_strategies(value: &Rational, alpha: &[Rational], bob: &[(Tree, Rational)]) -> Vec<Vec<Rational>> {
+fn other_optimal_strategies(value: &Rational, alpha: &[Rational], bob: &Mixture) -> Vec<Vec<Rational>> {
     let face = OptimalFace::new(value, bob);
     let ((tight, equations), n) = (face.equations(), alpha.len());
     let (scaled, _) = common_denominator(alpha);
@@ -394,7 +396,7 @@ fn the_box_proofs_pin_bobs_mixture_exactly_where_alice_is_unique() {
                 high - low < 1e-7
             })
         } else {
-            let wider = exact.face_mixture.as_deref().unwrap_or(&exact.bob);
+            let wider = exact.face_mixture.as_ref().unwrap_or(&exact.bob);
             OptimalFace::new(&exact.value, wider).single_point()
         };
         let pinned = super::pinning::pinned_mixture(&face, &exact.value, &exact.bob).map(|(mixture, _)| mixture);
@@ -407,9 +409,49 @@ fn the_box_proofs_pin_bobs_mixture_exactly_where_alice_is_unique() {
         };
         certify(&exact.value, &exact.alpha, &pinned).unwrap();
         assert!(OptimalFace::new(&exact.value, &pinned).single_point(), "N = {n}");
-        assert!(hull::support(&exact.bob).all(|t| pinned.iter().any(|(p, _)| p == t)), "N = {n}");
+        assert!(exact.bob.support().all(|t| pinned.iter().any(|(p, _)| p == t)), "N = {n}");
         pinned_count += 1;
     }
     eprintln!("N = 2..40: {pinned_count} vertex mixtures pinned by the box proofs, {not_unique} faces not a point");
     assert!(pinned_count > 0 && not_unique > 0);
+}
+
+#[test]
+fn the_widened_mixture_is_optimal_and_its_point_hull_is_proven_by_the_face_lps() {
+    let options = SolveOptions::new(Method::Auto, 1e-10, 100_000);
+    let (mut narrowed, mut to_a_point) = (0, 0);
+    let mut previous = None;
+    for n in 1..=60 {
+        let float = solve(n, &options, previous.as_ref());
+        let exact = exact_stage(&float).unwrap();
+        previous = Some(float);
+        let vertex_dimension = OptimalFace::new(&exact.value, &exact.bob).dimension();
+        let Some(wider) = &exact.face_mixture else { continue };
+        // Optimal, at least the vertex's support, and a narrower hull.
+        certify(&exact.value, &exact.alpha, wider).unwrap();
+        let support = |m: &Mixture| -> std::collections::BTreeSet<Tree> {
+            m.iter().filter(|(_, y)| *y > 0u32).map(|(t, _)| t.clone()).collect()
+        };
+        assert!(support(&exact.bob).is_subset(&support(wider)), "N = {n}");
+        let dimension = OptimalFace::new(&exact.value, wider).dimension();
+        assert!(dimension < vertex_dimension, "N = {n}: {dimension} vs {vertex_dimension}");
+        narrowed += 1;
+        if dimension > 0 {
+            continue;
+        }
+        // A point: the face LPs over the vertex's larger hull find every key
+        // pinned to alpha*, its minimum equal to its maximum.
+        to_a_point += 1;
+        let face = AliceFace::new(&exact.value, &exact.alpha, &exact.bob).unwrap();
+        for k in 0..n {
+            let unit = |sign: i32| -> Vec<Rational> {
+                (0..n).map(|j| Rational::from(if j == k { sign } else { 0 })).collect()
+            };
+            let low = face.bound_below(&unit(1)).unwrap().bound;
+            let high = -face.bound_below(&unit(-1)).unwrap().bound;
+            assert!(low == exact.alpha[k] && high == exact.alpha[k], "N = {n}, key {}", k + 1);
+        }
+    }
+    eprintln!("N = 1..60: {narrowed} hulls narrowed, {to_a_point} of them to a point");
+    assert!(to_a_point > 0);
 }

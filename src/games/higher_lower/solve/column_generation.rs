@@ -10,7 +10,6 @@ use super::restricted_master::{EnteringRule, Optimum, Var};
 use super::solution::{BasicVar, FloatSolution, TracePoint};
 use super::stabilisation::{CENTRE_NOISE, DualBox, StabilisedMaster, StabilityCentre};
 use super::start::first_columns;
-use super::stopping::{Ending, FINAL_TOLERANCE};
 use crate::games::higher_lower::pricing::interval_dp;
 use crate::games::higher_lower::symmetric::SymmetricGame;
 use crate::games::higher_lower::tree::Tree;
@@ -44,9 +43,20 @@ pub struct Round {
     pub upper: f64,
     /// The trees that improve the master by more than the tolerance.
     pub entering: Vec<Tree>,
-    /// The round's best trees that improve it by no more than the tolerance
-    /// but by more than `stopping::FINAL_TOLERANCE` (`auto` only).
-    pub end_entering: Vec<Tree>,
+    /// The round's other best trees with what they would improve (`auto`
+    /// only): candidates for the end rounds (`stopping::FINAL_TOLERANCE`).
+    pub near_misses: Vec<(Tree, f64)>,
+}
+
+/// The end of a solve: how precisely the master is solved, and what the end
+/// has spent so far (`stopping`).
+#[derive(Default)]
+pub struct Ending {
+    /// Reduced costs up to this count as optimal in the next master solve
+    /// (0: full precision; see `stopping::LOOSE_MASTER`).
+    pub master_tolerance: f64,
+    pub polishes: u32,
+    pub end_rounds: u32,
 }
 
 impl<'o> ColumnGeneration<'o> {
@@ -122,7 +132,7 @@ impl<'o> ColumnGeneration<'o> {
             centre_first: self.rounds == 1 && !self.priced_centre,
         };
         let points = round_points(self.options, self.start, &anchors, &pi, &mut self.average);
-        let (mut entering, end_entering, round_lower) = self.price_points(&points, &optimum.duals);
+        let (mut entering, near_misses, round_lower) = self.price_points(&points, &optimum.duals);
         let round_lower = self.confirm_by_the_exact_dp(&mut entering, &pi, &optimum.duals, round_lower);
         self.trace.push(TracePoint {
             round: self.rounds,
@@ -130,21 +140,21 @@ impl<'o> ColumnGeneration<'o> {
             lower: round_lower,
             pivots: self.core.master.iterations(),
         });
-        Round { optimum, upper, entering, end_entering }
+        Round { optimum, upper, entering, near_misses }
     }
 
     /// Bob's best tree at each point, in order: its bound offered to the
     /// centre, and the tree kept if it improves the master at `duals`.
     /// `auto` prices every point, in parallel (on the idle threads of the
     /// sweep); the seed's methods stop at the first improving point, so
-    /// theirs are priced one by one. Returns the improving trees, the end
-    /// rounds' trees and the round's best lower bound.
-    fn price_points(&mut self, points: &[Vec<f64>], duals: &[f64]) -> (Vec<Tree>, Vec<Tree>, f64) {
+    /// theirs are priced one by one. Returns the improving trees, `auto`'s
+    /// other trees with their gains, and the round's best lower bound.
+    fn price_points(&mut self, points: &[Vec<f64>], duals: &[f64]) -> (Vec<Tree>, Vec<(Tree, f64)>, f64) {
         let (game, method, auto) = (self.core.game, self.options.method, self.options.method == Method::Auto);
         let mut priced: Vec<Tree> =
             if auto { points.par_iter().map(|point| price(&game, method, point)).collect() } else { Vec::new() };
         priced.reverse();
-        let (mut entering, mut end_entering) = (Vec::new(), Vec::new());
+        let (mut entering, mut near_misses) = (Vec::new(), Vec::new());
         let mut round_lower = f64::NEG_INFINITY;
         for point in points {
             self.pricing_calls += 1;
@@ -158,14 +168,14 @@ impl<'o> ColumnGeneration<'o> {
                     break;
                 }
             } else {
-                if auto && gain > FINAL_TOLERANCE {
-                    end_entering.push(best);
+                if auto {
+                    near_misses.push((best, gain));
                 }
                 // A guessed point that found nothing: trust the guess less.
                 self.guess_weight = decayed(self.guess_weight);
             }
         }
-        (entering, end_entering, round_lower)
+        (entering, near_misses, round_lower)
     }
 
     /// The seed's fast pricing must be confirmed by the exact DP before it

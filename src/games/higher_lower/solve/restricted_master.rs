@@ -408,7 +408,7 @@ impl RestrictedMaster {
             // ill-conditioned basis the two differ by rounding, and entries of
             // B^-1 A up to 1e4 turned that difference into dual infeasibilities
             // of 1e-4 within 20 pivots (cold N = 2017).
-            self.exchange(r, entering, &d, self.values[r] / d[r], -reduced_cost, false);
+            self.exchange(r, entering, &d, self.values[r] / d[r], -reduced_cost);
         }
         if !feasible {
             self.restore_basis(basis, rhs);
@@ -710,24 +710,49 @@ impl RestrictedMaster {
         let step = (self.values[r] / d[r]).max(0.0);
         let reduced_cost =
             self.cost(entering) - d.iter().zip(&self.basis).map(|(di, v)| self.cost(*v) * di).sum::<f64>();
-        self.exchange(r, entering, d, step, reduced_cost, true)
+        self.exchange_and_choose(r, entering, d, step, reduced_cost)
     }
 
     /// Replaces basic row r by `entering` (direction d = B^-1 a), which takes
     /// the value `step`; the duals move by its `reduced_cost` c_j - w a_j.
-    /// With `choose_next`, returns the next entering variable with its
-    /// direction: it is chosen from the updated duals before
-    /// B^-1 is updated, so the update and the next FTRAN share one pass over
-    /// B^-1 (the master is memory bound once B^-1 outgrows the cache).
-    fn exchange(
+    /// Returns the next entering variable with its direction: it is chosen
+    /// from the updated duals before B^-1 is updated, so the update and the
+    /// next FTRAN share one pass over B^-1 (the master is memory bound once
+    /// B^-1 outgrows the cache).
+    fn exchange_and_choose(
         &mut self,
         r: usize,
         entering: Var,
         d: &[f64],
         step: f64,
         reduced_cost: f64,
-        choose_next: bool,
     ) -> Option<(Var, Vec<f64>)> {
+        let pivot_row = self.swap_into_basis(r, entering, d, step, reduced_cost);
+        let mut candidates = self.candidates();
+        if self.sketch.is_some() {
+            // Only the chosen candidate's direction is computed in the pass below.
+            candidates = self.sketched_steepest(&candidates).map(|var| (var, 0.0)).into_iter().collect();
+        }
+        let directions = self.update_inverse(r, d, &pivot_row, &candidates);
+        if self.recomputed_after_drift() {
+            // The duals have moved (the rebuild may even change the basis): choose afresh.
+            return self.choose_entering();
+        }
+        steepest_edge(&candidates, directions)
+    }
+
+    /// `exchange_and_choose` without choosing: for the dual simplex, which
+    /// chooses its next pivot by its own ratio test.
+    fn exchange(&mut self, r: usize, entering: Var, d: &[f64], step: f64, reduced_cost: f64) {
+        let pivot_row = self.swap_into_basis(r, entering, d, step, reduced_cost);
+        self.update_inverse(r, d, &pivot_row, &[]);
+        self.recomputed_after_drift();
+    }
+
+    /// The pivot's bookkeeping: the basic values, the duals, the basis and
+    /// its flags, the counters and the sketch; returns row r of B^-1
+    /// divided by the pivot d[r], the row the update of B^-1 subtracts.
+    fn swap_into_basis(&mut self, r: usize, entering: Var, d: &[f64], step: f64, reduced_cost: f64) -> Vec<f64> {
         let m = self.m;
         for (value, di) in self.values.iter_mut().zip(d) {
             *value -= step * di;
@@ -747,18 +772,18 @@ impl RestrictedMaster {
         self.basis[r] = entering;
         self.iterations += 1;
         self.pivots_since_refactor += 1;
-
         if let Some(sketch) = &mut self.sketch {
             sketch.update(r, d, &pivot_row);
         }
-        let mut candidates = if choose_next { self.candidates() } else { Vec::new() };
-        if self.sketch.is_some() {
-            // Only the chosen candidate's direction is computed in the pass below.
-            candidates = self.sketched_steepest(&candidates).map(|var| (var, 0.0)).into_iter().collect();
-        }
-        // The candidates' columns in f64 (a slack's is a unit vector), so one
-        // kernel call per row of B^-1 computes every candidate's entry (four
-        // with the exact rule, the chosen one with the sketch).
+        pivot_row
+    }
+
+    /// Updates B^-1 for the pivot on row r and, in the same pass, computes
+    /// the candidates' directions B^-1 a (their columns in f64; a slack's is
+    /// a unit vector), so one kernel call per row of B^-1 serves every
+    /// candidate (four with the exact rule, the chosen one with the sketch).
+    fn update_inverse(&mut self, r: usize, d: &[f64], pivot_row: &[f64], candidates: &[(Var, f64)]) -> Vec<Vec<f64>> {
+        let m = self.m;
         let dense: Vec<Vec<f64>> = candidates
             .iter()
             .map(|(var, _)| match var {
@@ -774,13 +799,13 @@ impl RestrictedMaster {
         let mut entries = vec![0.0; m * width];
         let pass = |(i, (row, entries)): (usize, (&mut [f64], &mut [f64]))| {
             if i == r {
-                row.copy_from_slice(&pivot_row);
+                row.copy_from_slice(pivot_row);
             } else if let [column] = dense.as_slice() {
                 // One direction (the sketched rule): update and multiply in one sweep of the row.
-                entries[0] = sub_scaled_dot(row, d[i], &pivot_row, column);
+                entries[0] = sub_scaled_dot(row, d[i], pivot_row, column);
                 return;
             } else if d[i] != 0.0 {
-                sub_scaled(row, d[i], &pivot_row);
+                sub_scaled(row, d[i], pivot_row);
             }
             dots(row, &dense, entries);
         };
@@ -790,22 +815,27 @@ impl RestrictedMaster {
         } else {
             self.inverse.chunks_exact_mut(m).zip(entries.chunks_exact_mut(width)).enumerate().for_each(pass);
         }
-        let directions: Vec<Vec<f64>> = (0..k).map(|c| (0..m).map(|i| entries[i * width + c]).collect()).collect();
-        if self.pivots_since_refactor.is_multiple_of(DRIFT_CHECK_EVERY) {
-            let due = self.pivots_since_refactor >= self.refactor_interval;
-            if due || self.drifted() {
-                // Most drift is in x_B and w, updated pivot by pivot, not in
-                // B^-1: recomputing them from B^-1 (two passes) spares most
-                // rebuilds (cold N = 2017: one at every check without it).
-                self.values_and_duals_from_inverse();
-                if due || self.drifted() {
-                    self.refactor();
-                }
-                // The duals have moved (the rebuild may even change the basis): choose afresh.
-                return if choose_next { self.choose_entering() } else { None };
-            }
+        (0..k).map(|c| (0..m).map(|i| entries[i * width + c]).collect()).collect()
+    }
+
+    /// Every `DRIFT_CHECK_EVERY` pivots: if the residuals show drift (or a
+    /// rebuild is due), x_B and w are recomputed from B^-1, and B^-1 itself
+    /// rebuilt only if drift remains. Most drift is in x_B and w, updated
+    /// pivot by pivot, not in B^-1, so this spares most rebuilds. Whether it
+    /// recomputed (the duals have moved).
+    fn recomputed_after_drift(&mut self) -> bool {
+        if !self.pivots_since_refactor.is_multiple_of(DRIFT_CHECK_EVERY) {
+            return false;
         }
-        steepest_edge(&candidates, directions)
+        let due = self.pivots_since_refactor >= self.refactor_interval;
+        if !(due || self.drifted()) {
+            return false;
+        }
+        self.values_and_duals_from_inverse();
+        if due || self.drifted() {
+            self.refactor();
+        }
+        true
     }
 
     /// Rebuilds B^-1 and the basic values from the basis columns (Gauss-Jordan

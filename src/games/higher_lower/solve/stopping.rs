@@ -14,7 +14,7 @@ use crate::games::higher_lower::tree::Tree;
 /// of the round's relative gap between the bounds (at most `LOOSE_MASTER_MAX`),
 /// and the last to full precision: far from the optimum the exact optimum of
 /// the master is not worth its pivots.
-pub const LOOSE_MASTER: f64 = 0.1;
+const LOOSE_MASTER: f64 = 0.1;
 const LOOSE_MASTER_MAX: f64 = 1e-3;
 
 /// Rounds without a new stability centre after which `auto` stops once its
@@ -40,31 +40,20 @@ const MAX_POLISHES: u32 = 4;
 /// rounding noise of the refined duals (`RestrictedMaster::refine_duals`),
 /// and the exact stage would otherwise pivot it in exactly, one slow exact
 /// pivot at a time.
-pub const FINAL_TOLERANCE: f64 = 1e-12;
+const FINAL_TOLERANCE: f64 = 1e-12;
 const MAX_END_ROUNDS: u32 = 4;
-
-/// The end of a solve: how precisely the master is solved, and what the end
-/// has spent so far.
-#[derive(Default)]
-pub struct Ending {
-    /// Reduced costs up to this count as optimal in the next master solve
-    /// (0: full precision; see `LOOSE_MASTER`).
-    pub master_tolerance: f64,
-    polishes: u32,
-    end_rounds: u32,
-}
 
 impl ColumnGeneration<'_> {
     /// Lets the round's improving trees in and returns `None`, or returns
     /// the final optimum when the solve ends.
     pub fn after(&mut self, round: Round) -> Option<Optimum> {
-        let Round { optimum, upper, mut entering, end_entering } = round;
+        let Round { optimum, upper, mut entering, near_misses } = round;
         if self.stalled(upper) {
             // The bounds agree and the centre is stuck: the tail is the master's noise.
             entering.clear();
         }
         if entering.is_empty() || self.capped() {
-            return self.ends_here(&entering, end_entering).then_some(optimum);
+            return self.ends_here(&entering, near_misses).then_some(optimum);
         }
         if self.options.method == Method::Auto && self.options.uses(SpeedUp::LooseMaster) {
             let lower = self.core.centre.lower;
@@ -98,7 +87,7 @@ impl ColumnGeneration<'_> {
     /// round cap was reached. It goes on without the box, then with the
     /// master solved fully, then after each polish that pivots, then for the
     /// end rounds' trees.
-    fn ends_here(&mut self, entering: &[Tree], end_entering: Vec<Tree>) -> bool {
+    fn ends_here(&mut self, entering: &[Tree], near_misses: Vec<(Tree, f64)>) -> bool {
         let (converged, capped) = (entering.is_empty(), self.capped());
         if self.dual_box.active && !capped {
             // Nothing improves inside the box: the master alone from here.
@@ -119,6 +108,7 @@ impl ColumnGeneration<'_> {
         }
         // Converged to the tolerance: trees that still improve by more
         // than rounding noise enter for a few more rounds (`FINAL_TOLERANCE`).
+        let end_entering = near_misses.into_iter().filter(|(_, gain)| *gain > FINAL_TOLERANCE).map(|(tree, _)| tree);
         if converged && self.ending.end_rounds < MAX_END_ROUNDS && !capped && self.core.add_all(end_entering) > 0 {
             self.ending.end_rounds += 1;
             return false;

@@ -4,24 +4,12 @@
 //! support. `OptimalFace` gives its dimension and exact directions.
 
 use crate::exact::{ExactSolution, Integer, Natural, PadicSolver, Pivots, Rational, ScaledVector, pivots_mod_p};
-use crate::games::higher_lower::exact_stage::certificate::{common_denominator, key_load};
+use crate::games::higher_lower::mixture::Mixture;
 use crate::games::higher_lower::tree::Tree;
 use malachite::base::num::arithmetic::traits::{AddMulAssign, Lcm};
 use malachite::base::num::basic::traits::Zero;
 use rayon::prelude::*;
 use std::cell::OnceCell;
-
-/// The tight keys of an optimal mixture of Bob's (0-based): those he holds
-/// to exactly V, the only keys an optimal alpha may play (complementary
-/// slackness). For a mean of optimal mixtures they are the keys tight in
-/// every one (each holds every key to at most V).
-pub fn tight_keys(value: &Rational, bob: &[(Tree, Rational)]) -> Vec<usize> {
-    let Some((first, _)) = bob.first() else { return Vec::new() };
-    let weights: Vec<Rational> = bob.iter().filter(|(_, y)| *y > 0u32).map(|(_, y)| y.clone()).collect();
-    let (numerators, scale) = common_denominator(&weights);
-    let target = value * Rational::from(scale);
-    (0..first.len()).filter(|&k| key_load(support(bob), &numerators, k) == target).collect()
-}
 
 /// The complementary-slackness equations on Alice's optimal strategies over
 /// the tight keys K: one row d_T (on K) per tree T in Bob's support, then a
@@ -34,11 +22,6 @@ fn slackness_equations<'t>(tight: &[usize], support: impl IntoIterator<Item = &'
     rows
 }
 
-/// The trees of a mixture's support.
-pub fn support(bob: &[(Tree, Rational)]) -> impl Iterator<Item = &Tree> {
-    bob.iter().filter(|(_, y)| *y > 0u32).map(|(t, _)| t)
-}
-
 /// Whether Alice's optimal strategy is unique (by `rank_mod_p`, independently of `OptimalFace`), given an optimal mixture of
 /// Bob's and the value. Every optimal alpha vanishes off the keys Bob holds to
 /// exactly V and satisfies alpha . d_T = V on Bob's support (complementary
@@ -46,9 +29,9 @@ pub fn support(bob: &[(Tree, Rational)]) -> impl Iterator<Item = &Tree> {
 /// full rank on the tight keys. The rank is taken modulo a prime, a lower
 /// bound on the rational rank: `true` is a proof, `false` means unproven.
 #[cfg(test)]
-pub fn alice_unique(value: &Rational, bob: &[(Tree, Rational)]) -> bool {
-    let tight = tight_keys(value, bob);
-    !tight.is_empty() && crate::exact::rank_mod_p(&slackness_equations(&tight, support(bob))) == tight.len()
+pub fn alice_unique(value: &Rational, bob: &Mixture) -> bool {
+    let tight = bob.tight_keys(value);
+    !tight.is_empty() && crate::exact::rank_mod_p(&slackness_equations(&tight, bob.support())) == tight.len()
 }
 
 impl std::fmt::Debug for OptimalFace {
@@ -77,9 +60,9 @@ pub struct OptimalFace {
 
 impl OptimalFace {
     /// The face's equations from V and an optimal mixture of Bob's.
-    pub fn new(value: &Rational, bob: &[(Tree, Rational)]) -> Self {
+    pub fn new(value: &Rational, bob: &Mixture) -> Self {
         let n = bob.first().map_or(0, |(t, _)| t.len());
-        OptimalFace::from_parts(n, tight_keys(value, bob), support(bob))
+        OptimalFace::from_parts(n, bob.tight_keys(value), bob.support())
     }
 
     /// The face's equations from the tight keys K and the support of an
@@ -220,23 +203,25 @@ mod tests {
     #[test]
     fn uniqueness_of_alice() {
         // N = 3: Bob's mixture pins alpha down uniquely.
-        let bob = [(tree(&[2, 1, 2]), q(3, 5)), (tree(&[1, 3, 2]), q(1, 5)), (tree(&[2, 3, 1]), q(1, 5))];
+        let bob =
+            Mixture::new(vec![(tree(&[2, 1, 2]), q(3, 5)), (tree(&[1, 3, 2]), q(1, 5)), (tree(&[2, 3, 1]), q(1, 5))]);
         assert!(alice_unique(&q(9, 5), &bob));
         // N = 4: V = 2 with Bob mixing (1,3,2,3) and its mirror; every alpha in
         // the optimal face [x1 in 1/4..3/8] of the seed's example is optimal.
-        let bob4 = [(tree(&[2, 1, 3, 2]), q(1, 2)), (tree(&[2, 3, 1, 2]), q(1, 2))];
+        let bob4 = Mixture::new(vec![(tree(&[2, 1, 3, 2]), q(1, 2)), (tree(&[2, 3, 1, 2]), q(1, 2))]);
         assert!(!alice_unique(&q(2, 1), &bob4));
     }
 
     #[test]
     fn directions_of_the_optimal_face() {
         // N = 3: Bob's mixture pins alpha down; no directions.
-        let bob = [(tree(&[2, 1, 2]), q(3, 5)), (tree(&[1, 3, 2]), q(1, 5)), (tree(&[2, 3, 1]), q(1, 5))];
+        let bob =
+            Mixture::new(vec![(tree(&[2, 1, 2]), q(3, 5)), (tree(&[1, 3, 2]), q(1, 5)), (tree(&[2, 3, 1]), q(1, 5))]);
         assert_eq!(OptimalFace::new(&q(9, 5), &bob).directions().unwrap().len(), 0);
         // N = 4 (the seed's example): all keys tight, rows (2,1,3,2), (2,3,1,2),
         // (1,1,1,1) of rank 2: a plane of directions, each an exact null vector
         // with a key of its own.
-        let bob4 = [(tree(&[2, 1, 3, 2]), q(1, 2)), (tree(&[2, 3, 1, 2]), q(1, 2))];
+        let bob4 = Mixture::new(vec![(tree(&[2, 1, 3, 2]), q(1, 2)), (tree(&[2, 3, 1, 2]), q(1, 2))]);
         let face = OptimalFace::new(&q(2, 1), &bob4);
         assert!(!face.single_point());
         let directions: Vec<Vec<Rational>> = face.directions().unwrap().iter().map(|z| z.to_rationals()).collect();
