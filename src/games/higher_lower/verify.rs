@@ -25,7 +25,7 @@ use crate::exact::{Rational, parse_pq};
 use crate::game::{StoredTask, Verdict};
 use crate::keys::exact_keys;
 use anyhow::anyhow;
-use arrow::array::{Array, ListArray, UInt8Array};
+use arrow::array::{Array, ListArray, UInt8Array, UInt32Array};
 use arrow::record_batch::RecordBatch;
 use std::collections::BTreeMap;
 
@@ -34,17 +34,9 @@ use std::collections::BTreeMap;
 /// `ns` once in `values`, keys 1..=N in `alice`, trees 0..k-1 in `bob`, rounds
 /// 1..=rounds in `trace`, and every conjecture once.
 pub fn verify(method: Method, ns: &[usize], task: &StoredTask) -> anyhow::Result<Verdict> {
-    let values = task.table("values")?;
-    let alice = task.table("alice")?;
-    let bob = task.table("bob")?;
-    let trace = task.table("trace")?;
-    let conjectures = task.table("conjectures")?;
-    let (proof_rows, face_trees) = (task.table("conjecture_proofs")?, task.table("face_trees")?);
-    let height_rows = task.table("height_proofs")?;
-    let face_cuts = task.table("face_cuts")?;
-    let face_mixture = task.table("face_mixture")?;
-    let proof_tables = [conjectures, proof_rows, face_trees, height_rows, face_cuts];
-    if let Err(why) = check_keys(method, ns, values, alice, [bob, face_mixture], trace, &proof_tables) {
+    let tables = SolveTables::of(task)?;
+    let SolveTables { values, alice, bob, face_mixture, conjectures, conjecture_proofs, face_trees, .. } = tables;
+    if let Err(why) = check_keys(method, ns, &tables) {
         return Ok(Verdict::failed(why));
     }
     let (mixtures, face_mixtures) = match (read_mixtures(bob)?, read_mixtures(face_mixture)?) {
@@ -56,11 +48,11 @@ pub fn verify(method: Method, ns: &[usize], task: &StoredTask) -> anyhow::Result
         mixtures,
         face_mixtures,
         rows: read_conjectures(conjectures)?,
-        proofs: match proofs::read(proof_rows, face_trees) {
+        proofs: match proofs::read(conjecture_proofs, face_trees) {
             Ok(stored) => stored,
             Err(why) => return Ok(Verdict::failed(format!("{why:#}"))),
         },
-        height_proofs: read_height_proofs(height_rows)?,
+        height_proofs: read_height_proofs(tables.height_proofs)?,
     };
     let (mut certified, mut repaired, mut failed) = (Vec::new(), Vec::new(), Vec::new());
     for row in 0..values.num_rows() {
@@ -222,30 +214,65 @@ pub(super) fn check_claims(
     Ok(())
 }
 
+/// A solve task's tables, by name.
+#[derive(Clone, Copy)]
+struct SolveTables<'t> {
+    values: &'t RecordBatch,
+    alice: &'t RecordBatch,
+    bob: &'t RecordBatch,
+    face_mixture: &'t RecordBatch,
+    trace: &'t RecordBatch,
+    conjectures: &'t RecordBatch,
+    conjecture_proofs: &'t RecordBatch,
+    face_trees: &'t RecordBatch,
+    height_proofs: &'t RecordBatch,
+    face_cuts: &'t RecordBatch,
+}
+
+impl<'t> SolveTables<'t> {
+    fn of(task: &'t StoredTask) -> anyhow::Result<Self> {
+        Ok(SolveTables {
+            values: task.table("values")?,
+            alice: task.table("alice")?,
+            bob: task.table("bob")?,
+            face_mixture: task.table("face_mixture")?,
+            trace: task.table("trace")?,
+            conjectures: task.table("conjectures")?,
+            conjecture_proofs: task.table("conjecture_proofs")?,
+            face_trees: task.table("face_trees")?,
+            height_proofs: task.table("height_proofs")?,
+            face_cuts: task.table("face_cuts")?,
+        })
+    }
+
+    fn named(&self) -> [(&'static str, &'t RecordBatch); 10] {
+        [
+            ("values", self.values),
+            ("alice", self.alice),
+            ("bob", self.bob),
+            ("face_mixture", self.face_mixture),
+            ("trace", self.trace),
+            ("conjectures", self.conjectures),
+            ("conjecture_proofs", self.conjecture_proofs),
+            ("face_trees", self.face_trees),
+            ("height_proofs", self.height_proofs),
+            ("face_cuts", self.face_cuts),
+        ]
+    }
+}
+
+/// The error with its causes, as one line.
+fn error(e: anyhow::Error) -> String {
+    format!("{e:#}")
+}
+
+fn n_of(table: &RecordBatch) -> Result<UInt32Array, String> {
+    table.u32s("n").map_err(error).cloned()
+}
+
 /// The keys of every table against the plan `ns` (and `method` in every row).
-fn check_keys(
-    method: Method,
-    ns: &[usize],
-    values: &RecordBatch,
-    alice: &RecordBatch,
-    [bob, face_mixture]: [&RecordBatch; 2],
-    trace: &RecordBatch,
-    proof_tables: &[&RecordBatch; 5],
-) -> Result<(), String> {
-    let error = |e: anyhow::Error| e.to_string();
-    let [conjectures, proof_rows, face_trees, height_rows, face_cuts] = *proof_tables;
-    for (name, table) in [
-        ("values", values),
-        ("alice", alice),
-        ("bob", bob),
-        ("face_mixture", face_mixture),
-        ("trace", trace),
-        ("conjectures", conjectures),
-        ("conjecture_proofs", proof_rows),
-        ("face_trees", face_trees),
-        ("height_proofs", height_rows),
-        ("face_cuts", face_cuts),
-    ] {
+fn check_keys(method: Method, ns: &[usize], tables: &SolveTables) -> Result<(), String> {
+    for (name, table) in tables.named() {
         let methods = table.strs("method").map_err(error)?;
         if let Some(r) = (0..table.num_rows()).find(|&r| methods.value(r) != method.as_str()) {
             return Err(format!(
@@ -255,57 +282,67 @@ fn check_keys(
             ));
         }
     }
-    let n_of = |table: &RecordBatch| table.u32s("n").map_err(error).cloned();
-    let vn = n_of(values)?;
-    exact_keys("values", vn.values().iter().copied(), ns.iter().map(|&n| n as u32), |n| format!("N = {n}"))?;
-    let an = n_of(alice)?;
-    let ai = alice.u32s("i").map_err(error)?;
+    let planned = || ns.iter().map(|&n| n as u32);
+    exact_keys("values", n_of(tables.values)?.values().iter().copied(), planned(), |n| format!("N = {n}"))?;
+    let (an, ai) = (n_of(tables.alice)?, tables.alice.u32s("i").map_err(error)?);
     exact_keys(
         "alice",
-        (0..alice.num_rows()).map(|r| (an.value(r), ai.value(r))),
-        ns.iter().flat_map(|&n| (1..=n as u32).map(move |i| (n as u32, i))),
+        (0..tables.alice.num_rows()).map(|r| (an.value(r), ai.value(r))),
+        planned().flat_map(|n| (1..=n).map(move |i| (n, i))),
         |(n, i)| format!("N = {n}, key {i}"),
     )?;
-    // Bob's trees are numbered 0..k-1 without gaps, the trace's rounds 1..=rounds.
-    let pairs = |table: &RecordBatch, column: &str| -> Result<Vec<(u32, u32)>, String> {
-        let (n, k) = (n_of(table)?, table.u32s(column).map_err(error)?);
-        Ok((0..table.num_rows()).map(|r| (n.value(r), k.value(r))).collect())
-    };
-    // Rows numbered 0..k-1 without gaps at each N of the task (at least `least` of them).
-    let numbered = |name: &str, table: &RecordBatch, column: &str, least: u32| -> Result<(), String> {
-        let rows = pairs(table, column)?;
-        let mut counts: BTreeMap<u32, u32> = BTreeMap::new();
-        for (n, _) in &rows {
-            *counts.entry(*n).or_default() += 1;
-        }
-        exact_keys(
-            name,
-            rows,
-            ns.iter().flat_map(|&n| (0..counts.get(&(n as u32)).copied().unwrap_or(least)).map(move |k| (n as u32, k))),
-            |(n, k)| format!("N = {n}, {column} {k}"),
-        )
-    };
-    numbered("bob", bob, "tree", 1)?;
-    // A wider mixture, where there is one.
-    numbered("face_mixture", face_mixture, "tree", 0)?;
-    let rounds = values.u32s("rounds").map_err(error)?;
+    // Bob's trees are numbered 0..k-1 without gaps; a wider mixture, where there is one, too.
+    numbered("bob", tables.bob, "tree", 1, ns)?;
+    numbered("face_mixture", tables.face_mixture, "tree", 0, ns)?;
+    check_trace_keys(tables.values, tables.trace, ns)?;
+    let (cn, names) = (n_of(tables.conjectures)?, tables.conjectures.strs("name").map_err(error)?);
+    exact_keys(
+        "conjectures",
+        (0..tables.conjectures.num_rows()).map(|r| (cn.value(r), names.value(r).to_string())),
+        planned().flat_map(|n| claims::builtin().iter().map(move |c| (n, c.name.as_str().to_string()))),
+        |(n, name)| format!("N = {n}, {name}"),
+    )?;
+    // The cut cache: trees of N keys, numbered 0..k-1 per N of the task.
+    numbered("face_cuts", tables.face_cuts, "cut", 0, ns)?;
+    check_cut_trees(tables.face_cuts)?;
+    check_height_proof_keys(tables.height_proofs, ns)
+}
+
+/// (N, column) of every row.
+fn pairs(table: &RecordBatch, column: &str) -> Result<Vec<(u32, u32)>, String> {
+    let (n, k) = (n_of(table)?, table.u32s(column).map_err(error)?);
+    Ok((0..table.num_rows()).map(|r| (n.value(r), k.value(r))).collect())
+}
+
+/// Rows numbered 0..k-1 in `column` without gaps at each N of `ns` (at least `least` of them).
+fn numbered(name: &str, table: &RecordBatch, column: &str, least: u32, ns: &[usize]) -> Result<(), String> {
+    let rows = pairs(table, column)?;
+    let mut counts: BTreeMap<u32, u32> = BTreeMap::new();
+    for (n, _) in &rows {
+        *counts.entry(*n).or_default() += 1;
+    }
+    exact_keys(
+        name,
+        rows,
+        ns.iter().flat_map(|&n| (0..counts.get(&(n as u32)).copied().unwrap_or(least)).map(move |k| (n as u32, k))),
+        |(n, k)| format!("N = {n}, {column} {k}"),
+    )
+}
+
+/// The trace's rounds 1..=rounds at each N, as its `values` row counts them.
+fn check_trace_keys(values: &RecordBatch, trace: &RecordBatch, ns: &[usize]) -> Result<(), String> {
+    let (vn, rounds) = (n_of(values)?, values.u32s("rounds").map_err(error)?);
     let planned_rounds: BTreeMap<u32, u32> = (0..values.num_rows()).map(|r| (vn.value(r), rounds.value(r))).collect();
     exact_keys(
         "trace",
         pairs(trace, "round")?,
         ns.iter().flat_map(|&n| (1..=planned_rounds[&(n as u32)]).map(move |k| (n as u32, k))),
         |(n, k)| format!("N = {n}, round {k}"),
-    )?;
-    let cn = n_of(conjectures)?;
-    let names = conjectures.strs("name").map_err(error)?;
-    exact_keys(
-        "conjectures",
-        (0..conjectures.num_rows()).map(|r| (cn.value(r), names.value(r).to_string())),
-        ns.iter().flat_map(|&n| claims::builtin().iter().map(move |c| (n as u32, c.name.as_str().to_string()))),
-        |(n, name)| format!("N = {n}, {name}"),
-    )?;
-    // The cut cache: trees of N keys, numbered 0..k-1 per N of the task.
-    numbered("face_cuts", face_cuts, "cut", 0)?;
+    )
+}
+
+/// Every cut of the cache is a tree of N keys.
+fn check_cut_trees(face_cuts: &RecordBatch) -> Result<(), String> {
     let (cut_n, depths) = (n_of(face_cuts)?, face_cuts.column_as::<ListArray>("depths").map_err(error)?);
     for r in 0..face_cuts.num_rows() {
         let list = depths.value(r);
@@ -314,7 +351,11 @@ fn check_keys(
             return Err(format!("face_cuts: N = {}, row {r} is no tree of N keys", cut_n.value(r)));
         }
     }
-    // A height proof, where there is one, is a whole alpha: keys 1..=N in order, one refuted height.
+    Ok(())
+}
+
+/// A height proof, where there is one, is a whole alpha: keys 1..=N in order, one refuted height.
+fn check_height_proof_keys(height_rows: &RecordBatch, ns: &[usize]) -> Result<(), String> {
     let (hn, hi, hh) =
         (n_of(height_rows)?, height_rows.u32s("i").map_err(error)?, height_rows.u8s("refuted_height").map_err(error)?);
     let proven: std::collections::BTreeSet<u32> = hn.values().iter().copied().collect();
@@ -366,7 +407,6 @@ pub fn verify_claim(task: &ClaimTask, stored: &StoredTask) -> anyhow::Result<Ver
 }
 
 fn check_claim_task(task: &ClaimTask, stored: &StoredTask) -> Result<String, String> {
-    let error = |e: anyhow::Error| format!("{e:#}");
     let (rows, proof_rows, trees) = (
         stored.table("conjectures").map_err(error)?,
         stored.table("conjecture_proofs").map_err(error)?,

@@ -21,7 +21,7 @@ use crate::exact::{Rational, format_pq, parse_pq};
 use crate::game::Table;
 use crate::games::higher_lower::tree::Tree;
 use anyhow::{Context, anyhow};
-use arrow::array::{Array, ListArray, UInt8Array};
+use arrow::array::{Array, BooleanArray, Int64Array, ListArray, StringArray, UInt8Array, UInt32Array};
 use arrow::record_batch::RecordBatch;
 use std::collections::BTreeMap;
 
@@ -156,7 +156,41 @@ pub type StoredProofs = BTreeMap<(u32, String), Vec<Proof>>;
 
 /// Reads the proofs back from the two tables.
 pub fn read(proofs: &RecordBatch, trees: &RecordBatch) -> anyhow::Result<StoredProofs> {
-    let mut tree_of: BTreeMap<(u32, &str, u32), Tree> = BTreeMap::new();
+    let tree_of = read_face_trees(trees)?;
+    let rows = ProofRows::of(proofs)?;
+    let mut grouped: BTreeMap<(u32, String, u32), Vec<usize>> = BTreeMap::new();
+    for r in 0..proofs.num_rows() {
+        grouped.entry((rows.n.value(r), rows.name.value(r).to_string(), rows.proof.value(r))).or_default().push(r);
+    }
+    let mut stored = StoredProofs::new();
+    for ((n, name, number), group) in grouped {
+        let context = || format!("conjecture_proofs: N = {n}, {name}, proof {number}");
+        let list = stored.entry((n, name.clone())).or_default();
+        if list.len() != number as usize {
+            anyhow::bail!("{}: proofs not numbered 0, 1, ...", context());
+        }
+        let first = group[0];
+        let (kind, holds) = (rows.kind.value(first), rows.holds.value(first));
+        if group.iter().any(|&r| rows.kind.value(r) != kind || rows.holds.value(r) != holds) {
+            anyhow::bail!("{}: rows of one proof disagree on kind or holds", context());
+        }
+        let trees_of_claim = |i: u32| tree_of.get(&(n, name.as_str(), i));
+        let parsed = match kind {
+            "bound" | "box" => rows.bound(&group, n, trees_of_claim).with_context(context)?,
+            "witness" if group.len() == 1 && rows.term.value(first) == "computed" => {
+                Proof::Witness { holds, alpha: None }
+            }
+            "witness" => Proof::Witness { holds, alpha: Some(rows.witness(&group, n).with_context(context)?) },
+            other => anyhow::bail!("{}: kind {other:?}", context()),
+        };
+        list.push(parsed);
+    }
+    Ok(stored)
+}
+
+/// The trees of `face_trees` by (N, claim name, number).
+fn read_face_trees(trees: &RecordBatch) -> anyhow::Result<BTreeMap<(u32, &str, u32), Tree>> {
+    let mut tree_of = BTreeMap::new();
     let (tn, tname, tk) = (trees.u32s("n")?, trees.strs("name")?, trees.u32s("tree")?);
     let depths = trees.column_as::<ListArray>("depths")?;
     for r in 0..trees.num_rows() {
@@ -168,83 +202,87 @@ pub fn read(proofs: &RecordBatch, trees: &RecordBatch) -> anyhow::Result<StoredP
             anyhow::bail!("face_trees: N = {}, {}, tree {} stored twice", tn.value(r), tname.value(r), tk.value(r));
         }
     }
-    let (n, name, proof, kind) = (proofs.u32s("n")?, proofs.strs("name")?, proofs.u32s("proof")?, proofs.strs("kind")?);
-    let (sign, holds, bound) = (proofs.i64s("sign")?, proofs.bools("holds")?, proofs.strs("bound")?);
-    let (term, index, coefficient) = (proofs.strs("term")?, proofs.u32s("index")?, proofs.strs("coefficient")?);
-    let mut grouped: BTreeMap<(u32, String, u32), Vec<usize>> = BTreeMap::new();
-    for r in 0..proofs.num_rows() {
-        grouped.entry((n.value(r), name.value(r).to_string(), proof.value(r))).or_default().push(r);
+    Ok(tree_of)
+}
+
+/// The columns of `conjecture_proofs`.
+struct ProofRows<'b> {
+    n: &'b UInt32Array,
+    name: &'b StringArray,
+    proof: &'b UInt32Array,
+    kind: &'b StringArray,
+    sign: &'b Int64Array,
+    holds: &'b BooleanArray,
+    bound: &'b StringArray,
+    term: &'b StringArray,
+    index: &'b UInt32Array,
+    coefficient: &'b StringArray,
+}
+
+impl<'b> ProofRows<'b> {
+    fn of(proofs: &'b RecordBatch) -> anyhow::Result<Self> {
+        Ok(ProofRows {
+            n: proofs.u32s("n")?,
+            name: proofs.strs("name")?,
+            proof: proofs.u32s("proof")?,
+            kind: proofs.strs("kind")?,
+            sign: proofs.i64s("sign")?,
+            holds: proofs.bools("holds")?,
+            bound: proofs.strs("bound")?,
+            term: proofs.strs("term")?,
+            index: proofs.u32s("index")?,
+            coefficient: proofs.strs("coefficient")?,
+        })
     }
-    let mut stored = StoredProofs::new();
-    for ((n, name, number), rows) in grouped {
-        let context = || format!("conjecture_proofs: N = {n}, {name}, proof {number}");
-        let list = stored.entry((n, name.clone())).or_default();
-        if list.len() != number as usize {
-            anyhow::bail!("{}: proofs not numbered 0, 1, ...", context());
-        }
+
+    /// A bound or a box bound from its rows: the multipliers on trees (by
+    /// number, `tree`) and on keys, the weights of a bound, a box's key.
+    fn bound<'t>(&self, rows: &[usize], n: u32, tree: impl Fn(u32) -> Option<&'t Tree>) -> anyhow::Result<Proof> {
         let first = rows[0];
-        if rows.iter().any(|&r| kind.value(r) != kind.value(first) || holds.value(r) != holds.value(first)) {
-            anyhow::bail!("{}: rows of one proof disagree on kind or holds", context());
+        let kind = self.kind.value(first);
+        let (mut weights, mut multipliers, mut box_key) = (Vec::new(), Vec::new(), None);
+        for &r in rows {
+            if self.sign.value(r) != self.sign.value(first) || self.bound.value(r) != self.bound.value(first) {
+                anyhow::bail!("rows of one bound disagree");
+            }
+            let i = self.index.value(r);
+            if self.term.value(r) == "box_key" {
+                box_key = Some(i as usize);
+                continue;
+            }
+            let c = parse(self.coefficient.value(r))?;
+            match self.term.value(r) {
+                "weight" if kind == "bound" => weights.push((i as usize, c)),
+                "key" if i >= 1 && i <= n => multipliers.push((Cut::Nonnegative(i as usize - 1), c)),
+                "tree" => multipliers.push((Cut::Tree(tree(i).ok_or_else(|| anyhow!("no face tree {i}"))?.clone()), c)),
+                other => anyhow::bail!("term {other:?} with index {i} in a bound"),
+            }
         }
-        let parsed = match kind.value(first) {
-            "bound" | "box" => {
-                let mut weights = Vec::new();
-                let mut multipliers = Vec::new();
-                let mut box_key: Option<usize> = None;
-                for &r in &rows {
-                    if sign.value(r) != sign.value(first) || bound.value(r) != bound.value(first) {
-                        anyhow::bail!("{}: rows of one bound disagree", context());
-                    }
-                    let i = index.value(r);
-                    if term.value(r) == "box_key" {
-                        box_key = Some(i as usize);
-                        continue;
-                    }
-                    let c = parse(coefficient.value(r)).with_context(context)?;
-                    match term.value(r) {
-                        "weight" if kind.value(first) == "bound" => weights.push((i as usize, c)),
-                        "key" if i >= 1 && i <= n => multipliers.push((Cut::Nonnegative(i as usize - 1), c)),
-                        "tree" => {
-                            let tree = tree_of
-                                .get(&(n, name.as_str(), i))
-                                .ok_or_else(|| anyhow!("{}: no face tree {i}", context()))?;
-                            multipliers.push((Cut::Tree(tree.clone()), c));
-                        }
-                        other => anyhow::bail!("{}: term {other:?} with index {i} in a bound", context()),
-                    }
-                }
-                let sign = i8::try_from(sign.value(first)).map_err(|_| anyhow!("{}: sign out of range", context()))?;
-                let lower = LowerBound { bound: parse(bound.value(first)).with_context(context)?, multipliers };
-                match (kind.value(first), box_key) {
-                    ("box", Some(key)) if key >= 1 && key <= n as usize => Proof::Box { key: key - 1, sign, lower },
-                    ("bound", None) => Proof::Bound { sign, weights, lower },
-                    _ => anyhow::bail!("{}: a box without its key, or a bound with one", context()),
-                }
-            }
-            "witness" if rows.len() == 1 && term.value(first) == "computed" => {
-                Proof::Witness { holds: holds.value(first), alpha: None }
-            }
-            "witness" => {
-                let mut alpha = vec![Rational::from(0); n as usize];
-                let mut seen = vec![false; n as usize];
-                for &r in &rows {
-                    let k = index.value(r) as usize;
-                    if term.value(r) != "alpha" || k == 0 || k > n as usize || std::mem::replace(&mut seen[k - 1], true)
-                    {
-                        anyhow::bail!("{}: a witness term {:?} for key {k}", context(), term.value(r));
-                    }
-                    alpha[k - 1] = parse(coefficient.value(r)).with_context(context)?;
-                }
-                if seen.iter().any(|s| !s) {
-                    anyhow::bail!("{}: a witness without every key", context());
-                }
-                Proof::Witness { holds: holds.value(first), alpha: Some(alpha) }
-            }
-            other => anyhow::bail!("{}: kind {other:?}", context()),
-        };
-        list.push(parsed);
+        let sign = i8::try_from(self.sign.value(first)).map_err(|_| anyhow!("sign out of range"))?;
+        let lower = LowerBound { bound: parse(self.bound.value(first))?, multipliers };
+        match (kind, box_key) {
+            ("box", Some(key)) if key >= 1 && key <= n as usize => Ok(Proof::Box { key: key - 1, sign, lower }),
+            ("bound", None) => Ok(Proof::Bound { sign, weights, lower }),
+            _ => anyhow::bail!("a box without its key, or a bound with one"),
+        }
     }
-    Ok(stored)
+
+    /// A witness's alpha: one row per key 1..=N.
+    fn witness(&self, rows: &[usize], n: u32) -> anyhow::Result<Vec<Rational>> {
+        let mut alpha = vec![Rational::from(0); n as usize];
+        let mut seen = vec![false; n as usize];
+        for &r in rows {
+            let k = self.index.value(r) as usize;
+            if self.term.value(r) != "alpha" || k == 0 || k > n as usize || std::mem::replace(&mut seen[k - 1], true) {
+                anyhow::bail!("a witness term {:?} for key {k}", self.term.value(r));
+            }
+            alpha[k - 1] = parse(self.coefficient.value(r))?;
+        }
+        if seen.iter().any(|s| !s) {
+            anyhow::bail!("a witness without every key");
+        }
+        Ok(alpha)
+    }
 }
 
 fn parse(text: &str) -> anyhow::Result<Rational> {
