@@ -22,8 +22,11 @@ test:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --release --all-targets -- -D warnings
 	python3 scripts/check_imports.py src
+	python3 scripts/check_links.py
 	$(CARGO) test --release
 	scripts/smoke-test.sh
+	scripts/run-quickstart.sh
+	scripts/test-compare-outputs.sh
 	scripts/test-slurm.sh
 
 # Full reproduction of the published results (overnight at most).

@@ -5,7 +5,7 @@
 //!
 //! It knows games only through the [`Game`] and [`Task`] traits.
 
-use crate::artifacts::claims::{Claim, Claims, HEARTBEAT};
+use crate::artifacts::leases::{Acquisition, HEARTBEAT, Leases};
 use crate::artifacts::manifest::{Manifest, RunRecord};
 use crate::artifacts::steps::StepOf;
 use crate::artifacts::{OutputDir, TaskRecord, is_safe_name, unix_now};
@@ -152,8 +152,8 @@ pub fn output_dir(config: &ConfigFile, out: Option<&Path>) -> PathBuf {
     })
 }
 
-/// Whether a task's stored result can be skipped.
-enum Stored {
+/// The state of a task's result on disk: whether a rerun can skip it.
+enum TaskState {
     /// Marker readable, every part intact, and `verify` has not failed it.
     Done,
     /// Never finished: computed without comment.
@@ -164,16 +164,16 @@ enum Stored {
 
 /// Checks what a rerun would skip: the marker, every part's size and
 /// checksum, and the last verification.
-fn stored(out: &OutputDir, game: &str, id: &str) -> Stored {
+fn task_state(out: &OutputDir, game: &str, id: &str) -> TaskState {
     match out.marker(game, id) {
-        Ok(None) => Stored::Absent,
-        Err(why) => Stored::Damaged(why),
+        Ok(None) => TaskState::Absent,
+        Err(why) => TaskState::Damaged(why),
         Ok(Some(record)) => match (out.check_parts(&record), out.verification(game, id)) {
-            (Err(why), _) => Stored::Damaged(why),
+            (Err(why), _) => TaskState::Damaged(why),
             (Ok(()), Some((Status::Failed, detail))) => {
-                Stored::Damaged(format!("`gamesweep verify` failed it ({})", shorten(&detail, 160)))
+                TaskState::Damaged(format!("`gamesweep verify` failed it ({})", shorten(&detail, 160)))
             }
-            (Ok(()), _) => Stored::Done,
+            (Ok(()), _) => TaskState::Done,
         },
     }
 }
@@ -263,8 +263,8 @@ fn to_compute<'a, 'g>(
 ) -> anyhow::Result<(Vec<&'a PlannedTask<'g>>, Vec<Changed>)> {
     let (mut todo, mut changed) = (Vec::new(), Vec::new());
     for &task in in_shard {
-        match stored(out, task.game.name(), &task.id) {
-            Stored::Done if !options.force => {
+        match task_state(out, task.game.name(), &task.id) {
+            TaskState::Done if !options.force => {
                 let keys = out
                     .marker(task.game.name(), &task.id)
                     .ok()
@@ -279,8 +279,8 @@ fn to_compute<'a, 'g>(
                     changed.push((format!("{}/{}", task.game.name(), task.id), keys));
                 }
             }
-            Stored::Done | Stored::Absent => todo.push(task),
-            Stored::Damaged(why) => {
+            TaskState::Done | TaskState::Absent => todo.push(task),
+            TaskState::Damaged(why) => {
                 eprintln!("recomputing {}/{}: {why}", task.game.name(), task.id);
                 todo.push(task);
             }
@@ -347,7 +347,7 @@ fn changed_note(changed: &[Changed], config: &ConfigFile, out: &Path, redone: bo
 type Failure = (String, String, String);
 
 /// What the worker threads of one run share: a queue of tasks taken in
-/// order, the claims of this process, the progress bar and the counts.
+/// order, the leases of this process, the progress bar and the counts.
 struct Execution<'a, 'g> {
     out: &'a OutputDir,
     config_sha256: &'a str,
@@ -363,7 +363,7 @@ struct Execution<'a, 'g> {
     held: Mutex<Vec<&'a PlannedTask<'g>>>,
     /// (game, id) of the tasks of `todo` this run has not finished (done or failed).
     unfinished: Mutex<HashSet<(String, String)>>,
-    claims: Claims<'a>,
+    leases: Leases<'a>,
     progress: ProgressBar,
     /// This run's record as it started; `record` adds the counts so far.
     start_record: RunRecord,
@@ -396,7 +396,7 @@ impl<'a, 'g> Execution<'a, 'g> {
             next: AtomicUsize::new(0),
             held: Mutex::new(Vec::new()),
             unfinished: Mutex::new(todo.iter().map(|t| (t.game.name().to_string(), t.id.clone())).collect()),
-            claims: Claims::new(out),
+            leases: Leases::new(out),
             progress: progress_bar(todo.len() as u64),
             todo,
             start_record,
@@ -409,7 +409,7 @@ impl<'a, 'g> Execution<'a, 'g> {
     }
 
     /// Runs every task on `jobs` workers of a rayon pool, with a heartbeat
-    /// thread renewing this run's claims until the workers are done.
+    /// thread renewing this run's leases until the workers are done.
     fn run(&self, jobs: usize) -> anyhow::Result<()> {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?;
         let finished = AtomicBool::new(false);
@@ -419,7 +419,7 @@ impl<'a, 'g> Execution<'a, 'g> {
                 while !finished.load(Ordering::Relaxed) {
                     std::thread::sleep(Duration::from_millis(100));
                     if last.elapsed() >= HEARTBEAT {
-                        self.claims.beat();
+                        self.leases.beat();
                         last = Instant::now();
                     }
                 }
@@ -463,27 +463,27 @@ impl<'a, 'g> Execution<'a, 'g> {
     fn inputs_ready(&self, planned: &PlannedTask) -> Result<bool, String> {
         let game = planned.game.name();
         for input in planned.task.inputs().iter().map(|id| bounded_id(id)) {
-            match stored(self.out, game, &input) {
-                Stored::Done => continue,
+            match task_state(self.out, game, &input) {
+                TaskState::Done => continue,
                 _ if self.unfinished.lock().unwrap().contains(&(game.to_string(), input.clone())) => return Ok(false),
-                _ if self.claims.held_by_anyone(game, &input) => return Ok(false),
-                Stored::Absent => {
+                _ if self.leases.held_by_anyone(game, &input) => return Ok(false),
+                TaskState::Absent => {
                     return Err(format!("it reads {game}/{input}, which is not done (run the config that plans it)"));
                 }
-                Stored::Damaged(why) => return Err(format!("it reads {game}/{input}, which is damaged: {why}")),
+                TaskState::Damaged(why) => return Err(format!("it reads {game}/{input}, which is damaged: {why}")),
             }
         }
         Ok(true)
     }
 
-    /// Claims and computes one task; `false` if another live process holds
+    /// Takes the lease of one task and computes it; `false` if another live process holds
     /// it or its inputs are not done yet.
     fn attempt(&self, planned: &PlannedTask) -> bool {
         match self.inputs_ready(planned) {
             Ok(false) => return false,
-            Ok(true) => match self.claims.claim(planned.game.name(), &planned.id) {
-                Ok(Claim::Claimed) => self.compute(planned),
-                Ok(Claim::Held(_)) => return false,
+            Ok(true) => match self.leases.acquire(planned.game.name(), &planned.id) {
+                Ok(Acquisition::Acquired) => self.compute(planned),
+                Ok(Acquisition::HeldBy(_)) => return false,
                 Err(error) => self.fail(planned, &error),
             },
             Err(why) => self.fail(planned, &anyhow::anyhow!(why)),
@@ -501,13 +501,13 @@ impl<'a, 'g> Execution<'a, 'g> {
         true
     }
 
-    /// Computes a claimed task, unless a concurrent run finished it meanwhile.
+    /// Computes a leased task, unless a concurrent run finished it meanwhile.
     fn compute(&self, planned: &PlannedTask) {
         let game = planned.game.name();
-        let done_meanwhile = matches!(stored(self.out, game, &planned.id), Stored::Done)
+        let done_meanwhile = matches!(task_state(self.out, game, &planned.id), TaskState::Done)
             && self.out.marker(game, &planned.id).ok().flatten() != self.before[&(game, planned.id.as_str())];
         if done_meanwhile {
-            self.claims.release(game, &planned.id);
+            self.leases.release(game, &planned.id);
             self.elsewhere.fetch_add(1, Ordering::Relaxed);
             self.progress.suspend(|| eprintln!("skipped {game}/{}: another run finished it", planned.id));
             return;
@@ -515,7 +515,7 @@ impl<'a, 'g> Execution<'a, 'g> {
         self.progress.set_message(format!("{game} {}", planned.id));
         let start = Instant::now();
         let result = run_task(self.out, planned, self.config_sha256, &self.progress, self.force);
-        self.claims.release(game, &planned.id);
+        self.leases.release(game, &planned.id);
         match result {
             Ok(resumed) => {
                 self.ran.fetch_add(1, Ordering::Relaxed);
@@ -552,7 +552,7 @@ impl<'a, 'g> Execution<'a, 'g> {
         }
     }
 
-    /// Releases this run's claims; the final record and the failures.
+    /// Releases this run's leases; the final record and the failures.
     fn finish(self) -> (RunRecord, Vec<Failure>) {
         let record = self.record();
         (record, self.failed.into_inner().unwrap())

@@ -5,7 +5,7 @@
 //! DIR/.tasks/<game>/<task>.json            marker: the task is complete (each part's rows, size, SHA-256)
 //! DIR/.tasks/<game>/<task>.failed.txt      why the task's last run failed (until it succeeds)
 //! DIR/.steps/<game>/<task>/<step>.step      finished steps of an unfinished task (see `steps`)
-//! DIR/.claims/<game>/<task>.json            lease of the process computing a task (see `claims`)
+//! DIR/.claims/<game>/<task>.json            lease of the process computing a task (see `leases`)
 //! DIR/.configs/<sha256>.toml                every config run into DIR, the plan `verify` checks against
 //! DIR/manifest.json                        summary of the markers and runs
 //! DIR/.tmp/<host>-<pid>/                   scratch space of a running process
@@ -19,8 +19,8 @@
 //! trusted. Markers, not the manifest, are the source of truth, which keeps
 //! shards writing to one shared directory from racing on a single file.
 
-pub mod claims;
 pub mod columns;
+pub mod leases;
 pub mod manifest;
 pub mod parquet_io;
 pub mod steps;

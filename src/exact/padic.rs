@@ -241,21 +241,26 @@ impl Factorization {
         Some(Factorization { field, lu: a, lu_t, diag_inv, perm })
     }
 
-    /// Overwrites `v` with the solution of `T v' = v` for the triangle of `factor` below (`lower`) or
-    /// above the diagonal, dividing by `U_ii` when `scale` is set and taking a unit diagonal otherwise.
-    fn substitute(&self, factor: &[u64], lower: bool, scale: bool, v: &mut [u64]) {
+    /// Overwrites `v` with the solution of `T v' = v` for the `triangle` of
+    /// `factor`, with its `diagonal` (U's, divided by, or a unit one).
+    fn substitute(&self, factor: &[u64], triangle: Triangle, diagonal: Diagonal, v: &mut [u64]) {
         let m = v.len();
         let field = self.field;
         let step = |i: usize, v: &mut [u64]| {
             let row = &factor[i * m..(i + 1) * m];
-            let s = if lower { field.dot(&row[..i], &v[..i]) } else { field.dot(&row[i + 1..], &v[i + 1..]) };
+            let s = match triangle {
+                Triangle::Lower => field.dot(&row[..i], &v[..i]),
+                Triangle::Upper => field.dot(&row[i + 1..], &v[i + 1..]),
+            };
             let t = field.sub(v[i], s);
-            v[i] = if scale { field.mul(self.diag_inv[i], t) } else { t };
+            v[i] = match diagonal {
+                Diagonal::U => field.mul(self.diag_inv[i], t),
+                Diagonal::Unit => t,
+            };
         };
-        if lower {
-            (0..m).for_each(|i| step(i, v));
-        } else {
-            (0..m).rev().for_each(|i| step(i, v));
+        match triangle {
+            Triangle::Lower => (0..m).for_each(|i| step(i, v)),
+            Triangle::Upper => (0..m).rev().for_each(|i| step(i, v)),
         }
     }
 
@@ -265,15 +270,15 @@ impl Factorization {
             Side::Normal => {
                 // L U x = P c.
                 let mut v: Vec<u64> = self.perm.iter().map(|&i| c[i]).collect();
-                self.substitute(&self.lu, true, false, &mut v);
-                self.substitute(&self.lu, false, true, &mut v);
+                self.substitute(&self.lu, Triangle::Lower, Diagonal::Unit, &mut v);
+                self.substitute(&self.lu, Triangle::Upper, Diagonal::U, &mut v);
                 v
             }
             Side::Transposed => {
                 // B^T = U^T L^T P: solve U^T z = c, then L^T w = z, and x = P^T w.
                 let mut v = c.to_vec();
-                self.substitute(&self.lu_t, true, true, &mut v);
-                self.substitute(&self.lu_t, false, false, &mut v);
+                self.substitute(&self.lu_t, Triangle::Lower, Diagonal::U, &mut v);
+                self.substitute(&self.lu_t, Triangle::Upper, Diagonal::Unit, &mut v);
                 let mut x = vec![0; c.len()];
                 for (&i, &w) in self.perm.iter().zip(&v) {
                     x[i] = w;
@@ -301,6 +306,20 @@ fn integers(rhs: &[i64]) -> Vec<Integer> {
 enum Side {
     Normal,
     Transposed,
+}
+
+/// Which triangle of a factor a substitution solves with.
+#[derive(Debug, Clone, Copy)]
+enum Triangle {
+    Lower,
+    Upper,
+}
+
+/// The diagonal of a triangular solve: U's (each step divides by U_ii) or a unit one.
+#[derive(Debug, Clone, Copy)]
+enum Diagonal {
+    U,
+    Unit,
 }
 
 /// A square integer matrix factored modulo a prime, ready to solve `B x = b` and `B^T y = c` exactly.

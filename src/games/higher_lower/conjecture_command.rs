@@ -9,7 +9,7 @@
 
 use super::claims::{self, Claim};
 use super::config::{HARD_MAX_N, section_claims};
-use super::report::claim_verdicts;
+use super::report::claim_summaries;
 use super::task::parse_solve_id;
 use crate::artifacts::OutputDir;
 use crate::config::ConfigFile;
@@ -112,7 +112,7 @@ pub fn run(games: &[Box<dyn Game>], args: &ConjectureArgs) -> anyhow::Result<boo
     let rows: Vec<_> = planned.iter().filter_map(|id| out.read_finished_table(GAME, id, "conjectures").ok()).collect();
     if let Some(first) = rows.first() {
         let all = arrow::compute::concat_batches(&first.schema(), &rows)?;
-        for verdicts in claim_verdicts(&all)? {
+        for verdicts in claim_summaries(&all)? {
             for line in verdicts.lines() {
                 println!("  {line}");
             }

@@ -250,7 +250,7 @@ fn conjectures_section(md: &mut String, data: &dyn Dataset) -> anyhow::Result<Op
     let Some(table) = data.table("higher_lower", "conjectures")? else {
         return Ok(None);
     };
-    let verdicts = claim_verdicts(&table)?;
+    let verdicts = claim_summaries(&table)?;
     writeln!(md, "### Conjectures and claims over every optimal strategy of Alice's\n")?;
     writeln!(
         md,
@@ -310,7 +310,7 @@ fn conjectures_section(md: &mut String, data: &dyn Dataset) -> anyhow::Result<Op
 
 /// One claim's verdicts over a run, one per N (the first method in name
 /// order where several solved N, as elsewhere).
-pub(super) struct ClaimVerdicts {
+pub(super) struct ClaimSummary {
     pub name: String,
     pub statement: String,
     /// (N, verdict, the row's detail) in N order.
@@ -319,7 +319,7 @@ pub(super) struct ClaimVerdicts {
     pub computed_holds: u32,
 }
 
-impl ClaimVerdicts {
+impl ClaimSummary {
     /// The N with this verdict.
     pub fn with(&self, verdict: ClaimVerdict) -> Vec<u32> {
         self.by_n.iter().filter(|(_, v, _)| *v == verdict).map(|(n, _, _)| *n).collect()
@@ -382,7 +382,7 @@ impl ClaimVerdicts {
 
 /// Every claim of a `conjectures` table: the built-in ones first, in their
 /// order, then the others by name.
-pub(super) fn claim_verdicts(table: &RecordBatch) -> anyhow::Result<Vec<ClaimVerdicts>> {
+pub(super) fn claim_summaries(table: &RecordBatch) -> anyhow::Result<Vec<ClaimSummary>> {
     let (n, method, name) = (table.u32s("n")?, table.strs("method")?, table.strs("name")?);
     let (statement, holds, verdict, detail) =
         (table.strs("statement")?, table.bools("holds")?, table.strs("verdict")?, table.strs("detail")?);
@@ -409,7 +409,7 @@ pub(super) fn claim_verdicts(table: &RecordBatch) -> anyhow::Result<Vec<ClaimVer
                     Ok((n.value(r), v, detail.value(r).to_string()))
                 })
                 .collect::<anyhow::Result<Vec<_>>>()?;
-            Ok(ClaimVerdicts {
+            Ok(ClaimSummary {
                 name: claim.to_string(),
                 statement: statement.value(mine[0]).to_string(),
                 by_n,
@@ -538,7 +538,7 @@ mod tests {
             md.contains("| alpha1\\_eq\\_2\\_alpha2 | ` a[1] = 2*a[2] ` | 7..12 | 2 N | 8..9 | 10..11 | 3 N |"),
             "{md}"
         );
-        let lines = claim_verdicts(&table.batch).unwrap()[0].lines();
+        let lines = claim_summaries(&table.batch).unwrap()[0].lines();
         assert_eq!(
             lines,
             [

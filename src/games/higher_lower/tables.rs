@@ -70,7 +70,7 @@ fn values(solved: &[Solved]) -> anyhow::Result<Table> {
             "exact_status",
             solved.iter().map(|(_, e, _)| if e.repair_reason.is_none() { "certified" } else { "repaired" }),
         )
-        .str("repair_reason", solved.iter().map(|(_, e, _)| e.repair_reason.clone().unwrap_or_default()))
+        .str("repair_reason", solved.iter().map(|(_, e, _)| e.repair_reason.map_or(String::new(), |r| r.to_string())))
         .bool("warm_started", solved.iter().map(|(f, _, _)| f.warm_started))
         .f64("solve_seconds", solved.iter().map(|(f, _, _)| f.seconds))
         .f64("exact_seconds", solved.iter().map(|(_, e, _)| e.seconds))
@@ -151,7 +151,7 @@ pub struct ConjectureRow {
     pub when: String,
     pub applies: bool,
     pub holds: bool,
-    pub verdict: String,
+    pub verdict: ClaimVerdict,
     pub detail: String,
 }
 
@@ -182,7 +182,7 @@ pub fn conjecture_row(n: u32, method: &str, claim: &Claim, alpha: &[Rational], v
         when: claim.when.as_ref().map_or(String::new(), |w| w.text().to_string()),
         applies: evaluation.applies,
         holds: evaluation.holds,
-        verdict: verdict.as_str().to_string(),
+        verdict,
         detail: evaluation.detail,
     }
 }

@@ -172,6 +172,9 @@ pub(super) fn read_conjectures(batch: &RecordBatch) -> anyhow::Result<BTreeMap<u
     let (verdict, detail) = (batch.strs("verdict")?, batch.strs("detail")?);
     let mut rows: BTreeMap<u32, Vec<ConjectureRow>> = BTreeMap::new();
     for r in 0..batch.num_rows() {
+        let verdict = ClaimVerdict::parse(verdict.value(r)).ok_or_else(|| {
+            anyhow!("conjectures: N = {}, {}: no such verdict {:?}", n.value(r), name.value(r), verdict.value(r))
+        })?;
         rows.entry(n.value(r)).or_default().push(ConjectureRow {
             n: n.value(r),
             method: method.value(r).to_string(),
@@ -181,7 +184,7 @@ pub(super) fn read_conjectures(batch: &RecordBatch) -> anyhow::Result<BTreeMap<u
             when: when.value(r).to_string(),
             applies: applies.value(r),
             holds: holds.value(r),
-            verdict: verdict.value(r).to_string(),
+            verdict,
             detail: detail.value(r).to_string(),
         });
     }
@@ -203,7 +206,7 @@ pub(super) fn check_claims(
     }
     for (claim, row) in claims.iter().zip(rows) {
         let name = claim.name.as_str();
-        let verdict = ClaimVerdict::parse(&row.verdict).ok_or_else(|| format!("{name}: verdict {:?}", row.verdict))?;
+        let verdict = row.verdict;
         if *row != conjecture_row(row.n, &row.method, claim, face.alpha(), verdict) {
             return Err(format!("{name}: the stored row disagrees with the claim recomputed on the strategies"));
         }
@@ -436,7 +439,8 @@ fn check_claim_task(task: &ClaimTask, stored: &StoredTask) -> Result<String, Str
     let mut by_n = read_conjectures(rows).map_err(error)?;
     let mut proofs = proofs::read(proof_rows, trees).map_err(error)?;
     let claims = std::slice::from_ref(&task.claim);
-    let mut verdicts: BTreeMap<String, Vec<u32>> = BTreeMap::new();
+    // By the verdict's text, the order of the summary.
+    let mut verdicts: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
     for &n in &task.ns {
         let n = n as u32;
         let solution = solutions.get(&n).ok_or_else(|| format!("the solved task {source} has no N = {n}"))?;
@@ -460,7 +464,7 @@ fn check_claim_task(task: &ClaimTask, stored: &StoredTask) -> Result<String, Str
                 .and_then(|face| check_claims(&face, claims, &at_n, &mut proofs)),
         };
         checked.map_err(|why| format!("N = {n}: {why}"))?;
-        verdicts.entry(at_n[0].verdict.clone()).or_default().push(n);
+        verdicts.entry(at_n[0].verdict.as_str()).or_default().push(n);
     }
     if let Some(((n, other), _)) = proofs.first_key_value() {
         return Err(format!("conjecture_proofs: proofs for N = {n}, {other}, which has no row"));

@@ -1,28 +1,16 @@
 //! The claim language's syntax: text to a checked tree, or one error at a
-//! column. Grammar (docs/claims.md has it with examples):
+//! column. The grammar (in EBNF), its operators' precedence, the two kinds
+//! of expression and the limits are in docs/claims.md#the-language, not
+//! here; tests/claims_grammar.rs parses that page's examples with this
+//! parser and checks that its grammar's terminals are `TERMINALS`.
 //!
-//! ```text
-//! statement  := part ("and" part)*
-//! part       := "for" NAME "in" domain ":" statement      (a family: its body runs to the end)
-//!             | expr (rel expr)+                          (a relation, chains allowed: 0 < a[1] < 1/2)
-//! rel        := "=" | "==" | "<=" | "<" | ">=" | ">"
-//! domain     := expr ".." expr | "[" expr ("," expr)* "]"   (integers; ranges inclusive)
-//! expr       := term (("+" | "-") term)*
-//! term       := unary (("*" | "/" | "%") unary)*
-//! unary      := "-" unary | "+" unary | atom
-//! atom       := NUMBER | "N" | NAME | "a" "[" expr "]" | "(" expr ")"
-//!             | ("sum" | "mean") "(" expr "for" NAME "in" domain ")"
-//! condition  := comparison (("and" | "or") comparison)*    ("and" binds tighter)
-//! comparison := expr ("==" | "!=" | "<" | "<=" | ">" | ">=") expr
-//! ```
-//!
-//! One grammar, two kinds of expression, told apart by where they stand:
-//! inside `a[...]`, a domain or a condition an expression is an integer
-//! (`/` is floor division, `%` the remainder); elsewhere it is an exact
-//! rational that must be linear in a (`3/2*a[N]`, `1/N`). `check` enforces
-//! the kinds, linearity and the names, so that a statement that parses is
-//! wrong at some N only through its values (an index outside 1..N, an empty
-//! range, a division by zero), which is then "does not apply" there.
+//! The parser is recursive descent, one method per rule of that grammar
+//! (`statement`, `part`, `domain`, `expr`, `term`, `unary`, `atom`; the
+//! free function `condition`). `check` then enforces what the grammar
+//! cannot say (the kinds of expression, linearity, the names), so that a
+//! statement that parses is wrong at some N only through its values (an
+//! index outside 1..N, an empty range, a division by zero), which is then
+//! "does not apply" there.
 
 use crate::exact::Rational;
 use std::fmt;
@@ -193,12 +181,27 @@ enum Token {
     Symbol(&'static str),
 }
 
+/// The language's terminals, as the lexer reads them: its symbols and its
+/// reserved words. The grammar in docs/claims.md uses exactly these
+/// (tests/claims_grammar.rs compares them).
+pub struct Terminals {
+    /// Longest first, so that `<=` is not read as `<`.
+    pub symbols: [&'static str; 19],
+    /// Words with a meaning of their own; every other word is a variable's name.
+    pub words: [&'static str; 8],
+}
+
+/// The terminals the lexer and parser use (`SYMBOLS`, `RESERVED`).
+pub const TERMINALS: Terminals = Terminals {
+    symbols: ["..", "==", "!=", "<=", ">=", "<", ">", "=", "+", "-", "*", "/", "%", "(", ")", "[", "]", ",", ":"],
+    words: ["a", "N", "sum", "mean", "for", "in", "and", "or"],
+};
+
 /// Symbols, longest first so that `<=` is not read as `<`.
-const SYMBOLS: [&str; 19] =
-    ["..", "==", "!=", "<=", ">=", "<", ">", "=", "+", "-", "*", "/", "%", "(", ")", "[", "]", ",", ":"];
+const SYMBOLS: [&str; 19] = TERMINALS.symbols;
 
 /// Words with a meaning of their own; everything else is a bound variable.
-const RESERVED: [&str; 8] = ["a", "N", "sum", "mean", "for", "in", "and", "or"];
+const RESERVED: [&str; 8] = TERMINALS.words;
 
 fn tokens(text: &str) -> Result<Vec<(Token, usize, usize)>, SyntaxError> {
     let bytes = text.as_bytes();

@@ -26,6 +26,29 @@ use std::time::Instant;
 /// Exact pivots allowed before giving up: far more than any repair needs.
 const MAX_EXACT_PIVOTS: u32 = 10_000;
 
+/// Why the float stage's final basis was not exactly optimal: the first
+/// fault the exact stage found and repaired with exact pivots (the
+/// `repair_reason` column of `values` holds its text).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BasisRepair {
+    /// Basic variable k (1-based) is negative in exact arithmetic: a dual pivot.
+    NegativeBasicVariable(usize),
+    /// The dual of row j (1-based) is negative: its slack enters.
+    NegativeDual(usize),
+    /// A tree of this height improves the master: it enters.
+    ImprovingTree { height: u8 },
+}
+
+impl std::fmt::Display for BasisRepair {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BasisRepair::NegativeBasicVariable(k) => write!(f, "basic variable {k} is negative in exact arithmetic"),
+            BasisRepair::NegativeDual(j) => write!(f, "dual of row {j} is negative"),
+            BasisRepair::ImprovingTree { height } => write!(f, "a tree of height {height} improves the master"),
+        }
+    }
+}
+
 /// The exact solution of one N.
 #[derive(Debug)]
 pub struct ExactOutcome {
@@ -37,7 +60,7 @@ pub struct ExactOutcome {
     /// Exact simplex pivots needed after the float basis (0: the float basis was optimal).
     pub exact_pivots: u32,
     /// Why the float basis was not optimal, if it was not.
-    pub repair_reason: Option<String>,
+    pub repair_reason: Option<BasisRepair>,
     pub certificate: Certificate,
     /// The optimal mixture of Bob's that the face stage builds Alice's
     /// optimal face from, where it is wider than `bob` (`widen`); `None`: `bob`.
@@ -72,7 +95,7 @@ pub fn exact_vertex(float: &FloatSolution) -> Result<ExactOutcome, String> {
 /// not, and certified (`face_mixture` and `seconds` left for the caller).
 fn exact_optimum(game: &SymmetricGame, mut basis: Vec<BasicVar>) -> Result<ExactOutcome, String> {
     let mut pivots = 0u32;
-    let mut reason: Option<String> = None;
+    let mut reason: Option<BasisRepair> = None;
     loop {
         let solved = SolvedBasis::new(game, &basis)?;
         // A basic variable the float stage saw as zero may be slightly negative
@@ -82,7 +105,7 @@ fn exact_optimum(game: &SymmetricGame, mut basis: Vec<BasicVar>) -> Result<Exact
             let Some(slack) = solved.dual_ratio_test(game, position) else {
                 return Err(format!("the float basis is primal infeasible in exact arithmetic (row {position})"));
             };
-            reason.get_or_insert_with(|| format!("basic variable {} is negative in exact arithmetic", position + 1));
+            reason.get_or_insert(BasisRepair::NegativeBasicVariable(position + 1));
             if pivots >= MAX_EXACT_PIVOTS {
                 return Err(format!("no exact optimum after {pivots} exact pivots"));
             }
@@ -121,9 +144,9 @@ fn exact_optimum(game: &SymmetricGame, mut basis: Vec<BasicVar>) -> Result<Exact
                 }
             }
         };
-        reason.get_or_insert_with(|| match &entering {
-            BasicVar::Slack(j) => format!("dual of row {} is negative", j + 1),
-            BasicVar::Tree(t) => format!("a tree of height {} improves the master", t.height()),
+        reason.get_or_insert(match &entering {
+            BasicVar::Slack(j) => BasisRepair::NegativeDual(j + 1),
+            BasicVar::Tree(t) => BasisRepair::ImprovingTree { height: t.height() },
         });
         if pivots >= MAX_EXACT_PIVOTS {
             return Err(format!("no exact optimum after {pivots} exact pivots"));
@@ -281,7 +304,7 @@ mod tests {
                     let Ok(exact) = exact_stage(&float(basis)) else { continue };
                     assert_eq!(exact.value, Rational::from_signeds(12, 5));
                     certified += 1;
-                    if exact.repair_reason.as_deref().is_some_and(|r| r.contains("negative in exact arithmetic")) {
+                    if matches!(exact.repair_reason, Some(BasisRepair::NegativeBasicVariable(_))) {
                         dual_repairs += 1;
                     }
                 }

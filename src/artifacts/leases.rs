@@ -1,4 +1,4 @@
-//! Claims: a lease file per task being computed, so that two runs on one
+//! Leases: a lease file per task being computed, so that two runs on one
 //! directory (a resubmitted job array while the first still runs, or two
 //! shells) split the work instead of both computing every task.
 //!
@@ -6,13 +6,17 @@
 //! DIR/.claims/<game>/<task>.json   {host, pid, token, claimed_unix} of the process computing it
 //! ```
 //!
+//! The directory keeps the name `.claims` (a run claims a task by writing
+//! its lease there), and the lease file its field `claimed_unix`, so that
+//! directories written by earlier versions are read alike.
+//!
 //! A lease is created complete or not at all: written in the scratch
 //! directory, then hard-linked into place, which fails if a lease exists
 //! (atomic on local file systems and NFS alike). The holder refreshes the
 //! file's modification time every [`HEARTBEAT`]; a lease is stale when its
 //! heartbeat is older than [`STALE_AFTER`], whatever its pid says (after a
 //! restart a pid may belong to another process), or when its process is gone
-//! (same host: no such pid), and a stale lease is taken over. Claims
+//! (same host: no such pid), and a stale lease is taken over. Leases
 //! only save work: tasks are deterministic and every write is atomic, so in
 //! the rare race where two processes take over one stale lease together both
 //! compute the task and the second write replaces an identical first.
@@ -31,67 +35,68 @@ pub const HEARTBEAT: Duration = Duration::from_secs(20);
 /// A lease without a heartbeat for this long is stale (on any host).
 pub const STALE_AFTER: Duration = Duration::from_secs(120);
 
+/// The content of a lease file.
 #[derive(Debug, Serialize, Deserialize, PartialEq)]
-struct Lease {
+struct LeaseFile {
     host: String,
     pid: u32,
-    /// Unique per claim, so a process never releases a lease it lost.
+    /// Unique per lease taken, so a process never releases a lease it lost.
     token: String,
     claimed_unix: u64,
 }
 
-/// The answer to a claim.
-pub enum Claim {
-    /// This process holds the task's lease until it calls [`Claims::release`].
-    Claimed,
+/// The answer to a request for a task's lease.
+pub enum Acquisition {
+    /// This process holds the task's lease until it calls [`Leases::release`].
+    Acquired,
     /// Another live process holds it (described for messages).
-    Held(String),
+    HeldBy(String),
 }
 
 /// The leases this process holds in one output directory.
-pub struct Claims<'a> {
+pub struct Leases<'a> {
     out: &'a OutputDir,
     /// Lease path -> token.
     held: Mutex<BTreeMap<PathBuf, String>>,
 }
 
-impl<'a> Claims<'a> {
+impl<'a> Leases<'a> {
     pub fn new(out: &'a OutputDir) -> Self {
-        Claims { out, held: Mutex::new(BTreeMap::new()) }
+        Leases { out, held: Mutex::new(BTreeMap::new()) }
     }
 
     fn path(&self, game: &str, task: &str) -> PathBuf {
         self.out.root().join(".claims").join(game).join(format!("{task}.json"))
     }
 
-    /// Claims a task: takes a free or stale lease, or says who holds it.
-    pub fn claim(&self, game: &str, task: &str) -> anyhow::Result<Claim> {
+    /// Takes a task's lease if it is free or stale, or says who holds it.
+    pub fn acquire(&self, game: &str, task: &str) -> anyhow::Result<Acquisition> {
         let path = self.path(game, task);
         let n = self.out.counter.fetch_add(1, Ordering::Relaxed);
         let token = format!("{}-{}-{n}", host_name(), std::process::id());
         let lease =
-            Lease { host: host_name(), pid: std::process::id(), token: token.clone(), claimed_unix: unix_now() };
+            LeaseFile { host: host_name(), pid: std::process::id(), token: token.clone(), claimed_unix: unix_now() };
         for _attempt in 0..2 {
             if self.create(&path, &lease)? {
                 self.held.lock().unwrap().insert(path, token);
-                return Ok(Claim::Claimed);
+                return Ok(Acquisition::Acquired);
             }
             match holder(&path) {
                 Holder::Gone => continue,
-                Holder::Live(who) => return Ok(Claim::Held(who)),
+                Holder::Live(who) => return Ok(Acquisition::HeldBy(who)),
                 Holder::Stale(who) => {
-                    eprintln!("taking over {game}/{task} from {who} (stale claim)");
+                    eprintln!("taking over {game}/{task} from {who} (stale lease)");
                     remove_if_present(&path)?;
                 }
             }
         }
-        Ok(Claim::Held("another process that claimed it at the same moment".into()))
+        Ok(Acquisition::HeldBy("another process that took its lease at the same moment".into()))
     }
 
     /// Writes the lease in scratch space and links it into place; `false` if a lease exists.
-    fn create(&self, path: &Path, lease: &Lease) -> anyhow::Result<bool> {
+    fn create(&self, path: &Path, lease: &LeaseFile) -> anyhow::Result<bool> {
         let n = self.out.counter.fetch_add(1, Ordering::Relaxed);
-        let tmp = self.out.scratch.join(format!("claim-{n}.tmp"));
+        let tmp = self.out.scratch.join(format!("lease-{n}.tmp"));
         let result = (|| {
             std::fs::create_dir_all(&self.out.scratch)?;
             std::fs::create_dir_all(path.parent().expect("a lease has a directory"))?;
@@ -103,7 +108,7 @@ impl<'a> Claims<'a> {
             }
         })();
         let _ = std::fs::remove_file(&tmp);
-        result.with_context(|| format!("claiming {}", path.display()))
+        result.with_context(|| format!("taking the lease {}", path.display()))
     }
 
     /// Whether a live process (this one or another) holds the task's lease.
@@ -133,7 +138,7 @@ impl<'a> Claims<'a> {
     }
 }
 
-impl Drop for Claims<'_> {
+impl Drop for Leases<'_> {
     fn drop(&mut self) {
         let held: Vec<PathBuf> = self.held.lock().unwrap().keys().cloned().collect();
         for path in held {
@@ -148,7 +153,7 @@ enum Holder {
     Stale(String),
 }
 
-fn read_lease(path: &Path) -> Option<Lease> {
+fn read_lease(path: &Path) -> Option<LeaseFile> {
     serde_json::from_slice(&std::fs::read(path).ok()?).ok()
 }
 
@@ -157,7 +162,7 @@ fn holder(path: &Path) -> Holder {
     let Ok(metadata) = std::fs::metadata(path) else { return Holder::Gone };
     let age = metadata.modified().ok().and_then(|m| m.elapsed().ok()).unwrap_or_default();
     match read_lease(path) {
-        None => Holder::Stale("an unreadable claim".into()),
+        None => Holder::Stale("an unreadable lease".into()),
         Some(lease) => {
             let who = format!("{} pid {}", lease.host, lease.pid);
             let beating = age < STALE_AFTER;
@@ -172,37 +177,37 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_claim_is_exclusive_until_released_and_a_dead_holder_is_taken_over() {
-        let root = std::env::temp_dir().join(format!("gamesweep-claims-{}", std::process::id()));
+    fn a_lease_is_exclusive_until_released_and_a_dead_holder_is_taken_over() {
+        let root = std::env::temp_dir().join(format!("gamesweep-leases-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
         let out = OutputDir::create(&root).unwrap();
-        let (first, second) = (Claims::new(&out), Claims::new(&out));
-        assert!(matches!(first.claim("g", "t").unwrap(), Claim::Claimed));
-        match second.claim("g", "t").unwrap() {
-            Claim::Held(who) => assert!(who.contains(&format!("pid {}", std::process::id())), "{who}"),
-            Claim::Claimed => panic!("claimed twice"),
+        let (first, second) = (Leases::new(&out), Leases::new(&out));
+        assert!(matches!(first.acquire("g", "t").unwrap(), Acquisition::Acquired));
+        match second.acquire("g", "t").unwrap() {
+            Acquisition::HeldBy(who) => assert!(who.contains(&format!("pid {}", std::process::id())), "{who}"),
+            Acquisition::Acquired => panic!("leased twice"),
         }
         first.beat();
         first.release("g", "t");
-        assert!(matches!(second.claim("g", "t").unwrap(), Claim::Claimed));
+        assert!(matches!(second.acquire("g", "t").unwrap(), Acquisition::Acquired));
         drop(second);
         assert!(!root.join(".claims/g/t.json").exists(), "leases are dropped with their holder");
 
         // A lease of a process that is gone (pid beyond pid_max) is stale.
-        let dead = Lease { host: host_name(), pid: u32::MAX, token: "x".into(), claimed_unix: 0 };
+        let dead = LeaseFile { host: host_name(), pid: u32::MAX, token: "x".into(), claimed_unix: 0 };
         std::fs::write(root.join(".claims/g/t.json"), serde_json::to_vec(&dead).unwrap()).unwrap();
-        let third = Claims::new(&out);
-        assert!(matches!(third.claim("g", "t").unwrap(), Claim::Claimed));
+        let third = Leases::new(&out);
+        assert!(matches!(third.acquire("g", "t").unwrap(), Acquisition::Acquired));
         // A live pid whose heartbeat stopped long ago (a pid reused after a restart) is stale.
-        let reused = Lease { host: host_name(), pid: std::process::id(), token: "y".into(), claimed_unix: 0 };
+        let reused = LeaseFile { host: host_name(), pid: std::process::id(), token: "y".into(), claimed_unix: 0 };
         let path = root.join(".claims/g/r.json");
         std::fs::write(&path, serde_json::to_vec(&reused).unwrap()).unwrap();
         let old = SystemTime::now() - 2 * STALE_AFTER;
         std::fs::File::options().write(true).open(&path).unwrap().set_modified(old).unwrap();
-        assert!(matches!(third.claim("g", "r").unwrap(), Claim::Claimed));
+        assert!(matches!(third.acquire("g", "r").unwrap(), Acquisition::Acquired));
         // Garbage in a lease file is stale too.
         std::fs::write(root.join(".claims/g/u.json"), b"{not json").unwrap();
-        assert!(matches!(third.claim("g", "u").unwrap(), Claim::Claimed));
+        assert!(matches!(third.acquire("g", "u").unwrap(), Acquisition::Acquired));
         drop(third);
         drop(first);
         drop(out);
