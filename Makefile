@@ -14,10 +14,12 @@ run: build
 	$(BIN) verify data/quick
 	$(BIN) report data/quick
 
-# Everything CI checks: formatting, lints, no import cycle between modules,
-# unit + integration tests (release mode: the exact solvers are heavy), the
-# end-to-end smoke test with polars, and the job array on a real one-node
-# Slurm (skipped unless root).
+# Everything CI checks: formatting, lints, no import cycle between modules or
+# folders, no broken link or anchor in the docs and comments, unit +
+# integration tests (release mode: the exact solvers are heavy), the
+# end-to-end smoke test with polars, the quickstart's code blocks, the output
+# comparison's own test, and the job array on a real one-node Slurm (skipped
+# unless root).
 test:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --release --all-targets -- -D warnings
