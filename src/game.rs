@@ -129,9 +129,9 @@ pub fn boxed<T: Task + 'static>(tasks: Vec<T>) -> Vec<Box<dyn Task>> {
     tasks.into_iter().map(|t| Box::new(t) as Box<dyn Task>).collect()
 }
 
-/// The memory hint of a task that gives none. Measured peak with one worker
-/// (`/usr/bin/time -v gamesweep run --jobs 1`): 71 MB for configs/quick.toml,
-/// 362 MB for every task of configs/thesis.toml but higher-lower's.
+/// The memory hint of a task that gives none: above the peak RSS, with one
+/// worker, of the shipped configs' tasks that give none
+/// (docs/history.md#43701e3-memory-hints-for-cluster-requests).
 pub const DEFAULT_MEMORY_HINT_MB: u64 = 512;
 
 /// What a running task may ask of the orchestrator. A task is the unit of
@@ -167,7 +167,11 @@ impl StoredTask<'_> {
 pub enum Status {
     /// The stored result is proven correct.
     Certified,
-    /// The stored result was wrong and the exact stage replaced it.
+    /// Floating point was wrong and exact arithmetic corrected it: either at
+    /// run time by the game's own exact stage, so the stored result is the
+    /// corrected one (higher-lower: the float basis was not optimal and exact
+    /// pivots repaired it; `exact_status` in `values` is "repaired"), or by
+    /// `verify` itself, which then writes the `replacement` tables.
     Repaired,
     /// The stored result is wrong or unprovable and could not be repaired.
     Failed,
@@ -188,7 +192,7 @@ impl Status {
 }
 
 /// The verification stage's finding for one task, with the corrected tables
-/// when the exact stage repaired it.
+/// when `verify` itself repaired it.
 pub struct Verdict {
     pub status: Status,
     pub detail: String,

@@ -16,19 +16,20 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// mimalloc instead of glibc's malloc: the exact stages build and drop
-/// millions of small big integers, and glibc spent a sixth of the exact stage
-/// consolidating and freeing them (`perf`, warm N = 1016): exact stage 1.30 ->
-/// 1.12-1.20 s there, the float solve unchanged (docs/benchmarks.md).
+/// millions of small big integers, and glibc spent a large share of the exact
+/// stage consolidating and freeing them (`perf`); mimalloc makes the exact
+/// stage faster and leaves the float solve as it was
+/// (docs/history.md#64d1988-mimalloc-as-the-allocator).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// `mi_option_purge_delay` in mimalloc.h (v2 and v3; the bindings name it in
-/// neither). mimalloc hands freed memory back to the OS 10 ms after it is
-/// freed, and the sweep allocates it again at once: on the hard chain
-/// 993..1024 the kernel spent 13-14 s of 540 zeroing fresh pages (`perf`:
-/// `clear_page_erms` under page faults), 2-3 s with purging off
-/// (docs/benchmarks.md). The price: the peak RSS is the peak of what was
-/// allocated (0.93 -> 1.21 GB there).
+/// neither). By default mimalloc hands freed memory back to the OS shortly
+/// after it is freed, and the sweep allocates it again at once: on the hard
+/// chain 993..1024 the kernel spent most of the system time zeroing fresh
+/// pages (`perf`: `clear_page_erms` under page faults), little with purging
+/// off. The price: the peak RSS is the peak of what was allocated
+/// (docs/history.md#7371c13-the-box-doubles-when-the-centre-stalls-freed-memory-is-kept).
 const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 
 #[derive(Parser)]
@@ -38,7 +39,7 @@ const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
     about = "Solve games from published work exactly, sweep their parameters, write Parquet, verify exactly.",
     long_about = "Solve games from published work exactly, sweep their parameters in parallel, write every \
                   result as Parquet under DIR/<game>/<table>/part-<task>.parquet, and verify the results in \
-                  exact arithmetic.\n\nTypical session:\n  gamesweep run configs/quick.toml\n  gamesweep verify \
+                  exact arithmetic.\n\nTypical use:\n  gamesweep run configs/quick.toml\n  gamesweep verify \
                   data/quick\n  gamesweep report data/quick"
 )]
 struct Cli {
@@ -234,8 +235,8 @@ fn run(games: &[Box<dyn Game>], config: &Path, options: RunOptions) -> anyhow::R
         summary.wall.as_secs_f64(),
         summary.out.display()
     );
-    for (game, task, error) in &summary.failed {
-        eprintln!("  failed {game}/{task}: {error}");
+    for failure in &summary.failed {
+        eprintln!("  failed {}/{}: {}", failure.game, failure.task, failure.why);
     }
     if summary.failed.is_empty() {
         eprintln!("next: gamesweep verify {}", summary.out.display());

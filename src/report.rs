@@ -6,7 +6,7 @@
 
 use crate::artifacts::columns::Columns;
 use crate::artifacts::parquet_io::write_batch;
-use crate::artifacts::{OutputDir, VERIFICATION_TABLE};
+use crate::artifacts::{OutputDir, TaskProblem, VERIFICATION_TABLE};
 use crate::error::UserError;
 use crate::game::{Dataset, Game, ReportSection};
 use crate::markdown::code_span;
@@ -54,8 +54,7 @@ pub fn report(games: &[Box<dyn Game>], dir: &Path) -> anyhow::Result<PathBuf> {
     let checked = out.checked_tasks()?;
     for game in games {
         writeln!(md, "## {}\n", game.name())?;
-        let damaged: Vec<&(String, String, String)> =
-            checked.damaged.iter().filter(|(g, _, _)| g == game.name()).collect();
+        let damaged: Vec<&TaskProblem> = checked.damaged.iter().filter(|p| p.game == game.name()).collect();
         if !damaged.is_empty() {
             writeln!(
                 md,
@@ -64,7 +63,7 @@ pub fn report(games: &[Box<dyn Game>], dir: &Path) -> anyhow::Result<PathBuf> {
                 damaged.len(),
                 damaged
                     .iter()
-                    .map(|(_, id, why)| format!("{} ({})", code_span(id), code_span(why)))
+                    .map(|p| format!("{} ({})", code_span(&p.task), code_span(&p.why)))
                     .collect::<Vec<_>>()
                     .join(", ")
             )?;

@@ -8,7 +8,7 @@
 use crate::artifacts::leases::{Acquisition, HEARTBEAT, Leases};
 use crate::artifacts::manifest::{Manifest, RunRecord};
 use crate::artifacts::steps::StepOf;
-use crate::artifacts::{OutputDir, TaskRecord, is_safe_name, unix_now};
+use crate::artifacts::{OutputDir, TaskProblem, TaskRecord, is_safe_name, unix_now};
 use crate::config::ConfigFile;
 use crate::error::UserError;
 use crate::game::{Game, Inputs, Status, Table, Task, TaskContext, bounded_id, settings_text};
@@ -139,8 +139,8 @@ pub struct RunSummary {
     pub skipped: usize,
     /// Tasks another run on the same directory computed while this one ran.
     pub elsewhere: usize,
-    /// (game, task id, error) of every task that failed.
-    pub failed: Vec<Failure>,
+    /// Every task that failed, with its error.
+    pub failed: Vec<TaskProblem>,
     pub wall: Duration,
 }
 
@@ -247,9 +247,18 @@ pub fn run_config(games: &[Box<dyn Game>], config: &ConfigFile, options: &RunOpt
     })
 }
 
-/// A finished task whose settings the config changed: "game/id" and each
-/// changed key with its stored and its new value.
-type Changed = (String, Vec<(String, String, String)>);
+/// A finished task ("game/id") whose settings the config changed.
+struct Changed {
+    task: String,
+    settings: Vec<ChangedSetting>,
+}
+
+/// A setting recorded in a task's marker that the plan now sets otherwise.
+struct ChangedSetting {
+    key: String,
+    was: String,
+    now: String,
+}
 
 /// The tasks of the shard to compute, longest first: those not done (or all
 /// with `force`; or done under settings the config changed, with
@@ -276,7 +285,7 @@ fn to_compute<'a, 'g>(
                     if options.redo_changed {
                         todo.push(task);
                     }
-                    changed.push((format!("{}/{}", task.game.name(), task.id), keys));
+                    changed.push(Changed { task: format!("{}/{}", task.game.name(), task.id), settings: keys });
                 }
             }
             TaskState::Done | TaskState::Absent => todo.push(task),
@@ -297,18 +306,18 @@ fn to_compute<'a, 'g>(
     Ok((todo, changed))
 }
 
-/// (key, stored value, planned value) of each setting recorded in a marker
-/// that the plan now sets otherwise; a key the marker lacks (written before
-/// settings were recorded) is unknown, not changed.
+/// Each setting recorded in a marker that the plan now sets otherwise; a
+/// key the marker lacks (written before settings were recorded) is unknown,
+/// not changed.
 fn changed_settings(
     stored: &BTreeMap<String, String>,
     planned: &BTreeMap<&'static str, String>,
-) -> Vec<(String, String, String)> {
+) -> Vec<ChangedSetting> {
     planned
         .iter()
         .filter_map(|(&key, now)| {
             let was = stored.get(key)?;
-            (was != now).then(|| (key.to_string(), was.clone(), now.clone()))
+            (was != now).then(|| ChangedSetting { key: key.to_string(), was: was.clone(), now: now.clone() })
         })
         .collect()
 }
@@ -320,12 +329,13 @@ fn changed_note(changed: &[Changed], config: &ConfigFile, out: &Path, redone: bo
     let mut tasks: Vec<String> = changed
         .iter()
         .take(SHOWN)
-        .map(|(task, keys)| {
-            let keys: Vec<String> = keys
+        .map(|changed| {
+            let keys: Vec<String> = changed
+                .settings
                 .iter()
-                .map(|(key, was, now)| format!("{key} {} -> {}", shorten(was, 60), shorten(now, 60)))
+                .map(|s| format!("{} {} -> {}", s.key, shorten(&s.was, 60), shorten(&s.now, 60)))
                 .collect();
-            format!("{task} ({})", keys.join(", "))
+            format!("{} ({})", changed.task, keys.join(", "))
         })
         .collect();
     if changed.len() > SHOWN {
@@ -342,9 +352,6 @@ fn changed_note(changed: &[Changed], config: &ConfigFile, out: &Path, redone: bo
         )
     }
 }
-
-/// (game, task id, error) of a failed task.
-type Failure = (String, String, String);
 
 /// What the worker threads of one run share: a queue of tasks taken in
 /// order, the leases of this process, the progress bar and the counts.
@@ -371,7 +378,7 @@ struct Execution<'a, 'g> {
     ran: AtomicUsize,
     /// Tasks a concurrent run finished before this one took them.
     elsewhere: AtomicUsize,
-    failed: Mutex<Vec<Failure>>,
+    failed: Mutex<Vec<TaskProblem>>,
     last_manifest: Mutex<Instant>,
 }
 
@@ -538,7 +545,7 @@ impl<'a, 'g> Execution<'a, 'g> {
     fn fail(&self, planned: &PlannedTask, error: &anyhow::Error) {
         let game = planned.game.name();
         self.progress.suspend(|| eprintln!("FAILED {game}/{}: {error:#}", planned.id));
-        self.failed.lock().unwrap().push((game.to_string(), planned.id.clone(), format!("{error:#}")));
+        self.failed.lock().unwrap().push(TaskProblem::new(game, &planned.id, format!("{error:#}")));
     }
 
     /// The run's record with the counts so far.
@@ -553,7 +560,7 @@ impl<'a, 'g> Execution<'a, 'g> {
     }
 
     /// Releases this run's leases; the final record and the failures.
-    fn finish(self) -> (RunRecord, Vec<Failure>) {
+    fn finish(self) -> (RunRecord, Vec<TaskProblem>) {
         let record = self.record();
         (record, self.failed.into_inner().unwrap())
     }

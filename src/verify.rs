@@ -14,7 +14,7 @@
 //! (keys against the plan, values re-derived) passes.
 
 use crate::artifacts::columns::{Columns, TableBuilder};
-use crate::artifacts::{OutputDir, PartRecord, StoredConfig, TaskRecord, VERIFICATION_TABLE, unix_now};
+use crate::artifacts::{OutputDir, PartRecord, StoredConfig, TaskProblem, TaskRecord, VERIFICATION_TABLE, unix_now};
 use crate::config::ConfigFile;
 use crate::error::UserError;
 use crate::exact::{parse_canonical_pq, to_f64};
@@ -133,11 +133,11 @@ pub fn verify(games: &[Box<dyn Game>], dir: &Path, jobs: Option<usize>) -> anyho
             }),
         }
     }
-    for (game, id, why) in &markers.unreadable {
-        marked.insert((game.clone(), id.clone()));
+    for TaskProblem { game, task, why } in &markers.unreadable {
+        marked.insert((game.clone(), task.clone()));
         outcomes.push(Outcome {
             game: game.clone(),
-            task: id.clone(),
+            task: task.clone(),
             finding: Finding::Verified(Status::Failed),
             detail: format!("damaged marker: {why}; a plain rerun recomputes the task"),
         });

@@ -90,12 +90,27 @@ pub struct TaskRecord {
     pub settings: BTreeMap<String, String>,
 }
 
+/// A task, and what is wrong with it: a damaged marker or part, or the
+/// error it failed with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TaskProblem {
+    pub game: String,
+    pub task: String,
+    pub why: String,
+}
+
+impl TaskProblem {
+    pub fn new(game: &str, task: &str, why: impl Into<String>) -> Self {
+        TaskProblem { game: game.to_string(), task: task.to_string(), why: why.into() }
+    }
+}
+
 /// The markers of a directory: those that read, and those that do not.
 #[derive(Default)]
 pub struct Markers {
     pub records: Vec<TaskRecord>,
-    /// (game, task id, why) of every marker file that cannot be read.
-    pub unreadable: Vec<(String, String, String)>,
+    /// Every marker file that cannot be read, and why.
+    pub unreadable: Vec<TaskProblem>,
 }
 
 /// A config as stored in `DIR/.configs/`: its text, or why it cannot be used.
@@ -329,7 +344,7 @@ impl OutputDir {
                 match self.marker(&game, id) {
                     Ok(Some(record)) => markers.records.push(record),
                     Ok(None) => {}
-                    Err(why) => markers.unreadable.push((game.clone(), id.to_string(), why)),
+                    Err(why) => markers.unreadable.push(TaskProblem::new(&game, id, why)),
                 }
             }
         }
@@ -445,8 +460,8 @@ impl Drop for OutputDir {
 pub struct CheckedTasks {
     /// (game, task) with a readable marker and every part intact.
     pub intact: BTreeSet<(String, String)>,
-    /// (game, task, why) of the others: a damaged marker or a changed part.
-    pub damaged: Vec<(String, String, String)>,
+    /// The others: a damaged marker or a changed part, or failed by `verify`.
+    pub damaged: Vec<TaskProblem>,
 }
 
 impl OutputDir {
@@ -459,15 +474,15 @@ impl OutputDir {
         }
         let markers = self.markers()?;
         let mut checked = CheckedTasks::default();
-        for (game, id, why) in markers.unreadable {
-            checked.damaged.push((game, id, format!("damaged marker: {why}")));
+        for TaskProblem { game, task, why } in markers.unreadable {
+            checked.damaged.push(TaskProblem { game, task, why: format!("damaged marker: {why}") });
         }
         for record in markers.records {
             match (self.check_parts(&record), self.verification(&record.game, &record.id)) {
-                (Err(why), _) => checked.damaged.push((record.game, record.id, why)),
+                (Err(why), _) => checked.damaged.push(TaskProblem { game: record.game, task: record.id, why }),
                 (Ok(()), Some((Status::Failed, detail))) => {
                     let why = format!("`gamesweep verify` failed it: {detail}");
-                    checked.damaged.push((record.game, record.id, why));
+                    checked.damaged.push(TaskProblem { game: record.game, task: record.id, why });
                 }
                 (Ok(()), _) => {
                     checked.intact.insert((record.game, record.id));
@@ -623,8 +638,8 @@ mod tests {
         std::fs::write(out.marker_path("g", "bad"), "garbage").unwrap();
         let markers = out.markers().unwrap();
         assert_eq!(markers.records.len(), 1);
-        assert_eq!(markers.unreadable[0].1, "bad");
-        assert!(markers.unreadable[0].2.contains("not a task marker"), "{:?}", markers.unreadable);
+        assert_eq!(markers.unreadable[0].task, "bad");
+        assert!(markers.unreadable[0].why.contains("not a task marker"), "{:?}", markers.unreadable);
         std::fs::remove_dir_all(&root).unwrap();
     }
 }

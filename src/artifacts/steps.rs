@@ -13,7 +13,8 @@
 //! changed a setting, is refused (and the orchestrator discards it with a
 //! warning and computes the step again). It holds each table as a Parquet image behind its name
 //! and length: one write and one rename per step keeps saving cheap even when
-//! steps are small (a file per table cost 10-30 ms a step on this disk). The
+//! steps are small (a file per table made saving a step measurably slower;
+//! docs/history.md#ddaadd9-step-checkpoints-in-one-file-per-step). The
 //! orchestrator removes a task's steps once the task's marker is written (or,
 //! if a kill came in between, when the next run skips the done task).
 

@@ -1,8 +1,9 @@
 //! A rational vector over one common denominator: numerators and a positive
 //! denominator, not reduced. Dot products of such vectors are integer sums
 //! with one reduction at the end, where a sum of reduced rationals with
-//! thousand-digit denominators pays a gcd per term (measured: two thirds of
-//! the higher-lower face stage near N = 1000 went to gcds).
+//! thousand-digit denominators pays a gcd per term (those gcds were most of
+//! the higher-lower face stage near N = 1000;
+//! docs/history.md#43e1a9e-conjectures-over-every-optimal-alpha-the-face-stage).
 
 use malachite::base::num::arithmetic::traits::Lcm;
 use malachite::base::num::basic::traits::Zero;

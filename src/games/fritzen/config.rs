@@ -13,8 +13,9 @@ use serde::Deserialize;
 pub const MAX_WEIGHT: u32 = 1000;
 /// Largest street pot.
 pub const MAX_POT: u32 = 10_000;
-/// The most settings (goals x pots) a section may ask for: 10^7 take about an
-/// hour on 2 cores (1.7 ms a setting as a sweep task, docs/benchmarks.md).
+/// The most settings (goals x pots) a section may ask for: at the cost of a
+/// setting as a sweep task (docs/benchmarks.md#benchmarks), this many take
+/// hours on 2 cores.
 const MAX_SETTINGS: u64 = 10_000_000;
 /// The `[fritzen]` config section.
 #[derive(Debug, Deserialize)]

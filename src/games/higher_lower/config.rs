@@ -71,10 +71,10 @@ fn default_chunk() -> Bounded<1, HARD_MAX_N> {
     const { Bounded::new(25) }
 }
 
-/// The tolerances tested (N = 1..300, 2026-11-25): 1e-11, 1e-10 and 1e-8
-/// solve in 29-30 s on one core, 1e-6 in 119 s (the exact stage repairs
-/// most N); 1e-12 and below stall in floating point, 1e-4 and above take
-/// many times longer in exact repairs.
+/// The tolerances tested (N = 1..300): 1e-11, 1e-10 and 1e-8 take about the
+/// same time; 1e-6 several times longer (the exact stage repairs most N);
+/// 1e-12 and below stall in floating point, 1e-4 and above take many times
+/// longer in exact repairs (docs/history.md#eeccbbe-the-tolerances-a-config-may-set).
 const TOLERANCES: std::ops::RangeInclusive<f64> = 1e-11..=1e-6;
 
 /// A relative tolerance within `TOLERANCES`.

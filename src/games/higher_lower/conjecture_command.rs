@@ -106,8 +106,8 @@ pub fn run(games: &[Box<dyn Game>], args: &ConjectureArgs) -> anyhow::Result<boo
         summary.failed.len(),
         summary.wall.as_secs_f64()
     );
-    for (_, task, error) in &summary.failed {
-        println!("  failed {task}: {error}");
+    for failure in &summary.failed {
+        println!("  failed {}: {}", failure.task, failure.why);
     }
     let rows: Vec<_> = planned.iter().filter_map(|id| out.read_finished_table(GAME, id, "conjectures").ok()).collect();
     if let Some(first) = rows.first() {

@@ -38,9 +38,9 @@ pub fn refutes(value: &Rational, alpha: &[Rational], height: u8) -> bool {
 /// of the height-limited game that proves it when alpha* alone does not.
 ///
 /// `previous`, the height-limited game's alpha of N - 1 where it had one, is
-/// tried first with its middle key repeated: on the 1024 sweep's N = 962..976
-/// it proved the bound at 9 of 15 N, 0.01 s each, where the game's column
-/// generation took 10-22 s.
+/// tried first with its middle key repeated: near N = 1024 it proves the bound
+/// at many N at once, where the game's column generation takes far longer
+/// (docs/history.md#f5c2962-the-face-stage-on-a-widened-mixture-of-bobs-table-31s-bound-tries-n---1s-alpha-first).
 pub fn tallest_tree_at_least(
     value: &Rational,
     alpha: &[Rational],
@@ -113,7 +113,8 @@ const MARGIN: f64 = 1e-9;
 /// weights `CENTRE_WEIGHTS` and its own stop rule. The master starts from
 /// the short trees of Bob's optimal mixture (`start`) and the centre from
 /// alpha* (`centre`), whose cheapest short tree costs V: without them
-/// Kelley's cutting planes oscillate for hundreds of rounds.
+/// Kelley's cutting planes oscillate for many rounds
+/// (docs/history.md#4773901-table-31s-bound-for-every-n).
 fn limited_game_alpha(
     n: usize,
     height: u8,

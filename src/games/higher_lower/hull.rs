@@ -22,12 +22,13 @@ fn slackness_equations<'t>(tight: &[usize], support: impl IntoIterator<Item = &'
     rows
 }
 
-/// Whether Alice's optimal strategy is unique (by `rank_mod_p`, independently of `OptimalFace`), given an optimal mixture of
-/// Bob's and the value. Every optimal alpha vanishes off the keys Bob holds to
-/// exactly V and satisfies alpha . d_T = V on Bob's support (complementary
-/// slackness), so alpha is unique when those equations and sum(alpha) = 1 have
-/// full rank on the tight keys. The rank is taken modulo a prime, a lower
-/// bound on the rational rank: `true` is a proof, `false` means unproven.
+/// Whether Alice's optimal strategy is unique (by `rank_mod_p`, independently
+/// of `OptimalFace`), given an optimal mixture of Bob's and the value. Every
+/// optimal alpha vanishes off the keys Bob holds to exactly V and satisfies
+/// alpha . d_T = V on Bob's support (complementary slackness), so alpha is
+/// unique when those equations and sum(alpha) = 1 have full rank on the tight
+/// keys. The rank is taken modulo a prime, a lower bound on the rational rank:
+/// `true` is a proof, `false` means unproven.
 #[cfg(test)]
 pub fn alice_unique(value: &Rational, bob: &Mixture) -> bool {
     let tight = bob.tight_keys(value);
@@ -151,10 +152,11 @@ impl OptimalFace {
     /// M[I, J] (rows off I weigh 0). Where sum c_i v_i lies in M's row space,
     /// w'M equals it on every tight key. `None` when the exact solver refuses M[I, J].
     ///
-    /// The c_i are the face LPs' multipliers, with denominators of up to
-    /// 13,000 bits at N = 1000 (d = 12, 105 parts, 988 pivots): the sum is
-    /// solved once, scaled to integers by the c_i's common denominator, where
-    /// a word-sized solve per part and the sum of their reduced fractions took 47 s.
+    /// The c_i are the face LPs' multipliers, with denominators of thousands
+    /// of bits near N = 1000: the sum is solved once, scaled to integers by the
+    /// c_i's common denominator, where a word-sized solve per part and the sum
+    /// of their reduced fractions were most of the face stage
+    /// (docs/history.md#d0f5778-the-pinnings-row-weights-in-one-solve).
     pub fn row_weights(&self, parts: &[(Vec<i64>, Rational)]) -> Option<Vec<Rational>> {
         let mut w = vec![Rational::ZERO; self.rows.len()];
         let Some(solver) = self.pivot_solver()? else { return Some(w) };

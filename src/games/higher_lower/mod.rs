@@ -10,10 +10,11 @@
 //!    all of Alice's optimal strategies, with exact proofs;
 //! 4. `height_limit`: Table 3.1's proven bound on Bob's tallest tree.
 //!
-//! A claim task (`stored_claims`) decides one more claim on a solve task's
+//! A claim task (`claim_task`) decides one more claim on a solve task's
 //! stored solutions (from a config's `conjectures`, or `gamesweep conjecture`,
 //! `conjecture_command`). `verify` re-derives both kinds from their rows.
 
+mod claim_task;
 pub mod claims;
 mod config;
 pub mod conjecture_command;
@@ -28,7 +29,6 @@ pub mod pricing;
 mod report;
 pub mod solve;
 mod stored;
-mod stored_claims;
 pub mod symmetric;
 mod tables;
 mod task;
@@ -62,9 +62,10 @@ impl Task for HigherLowerTask {
     }
 
     /// The column pool (trees and their columns) grows faster than N^2 near a
-    /// power of two. Measured peak RSS with one worker: 104 MB for the chain
-    /// 505..512; the 1024 sweep peaked at 1.0 GB with two workers on the
-    /// chains just below 1024. Above that the cube is a projection.
+    /// power of two, so the hint grows as N^3, fitted to the peak RSS of one
+    /// worker on the chain just below 512 and of the 1024 sweep
+    /// (docs/history.md#43701e3-memory-hints-for-cluster-requests); above 1024
+    /// the cube is a projection.
     fn memory_hint_mb(&self) -> u64 {
         let n = self.ns.iter().copied().max().unwrap_or(1) as f64;
         (48.0 + 56.0 * (n / 512.0).powi(3)).ceil() as u64
@@ -83,7 +84,7 @@ impl Task for ClaimTask {
     }
 
     fn run(&self, context: &dyn TaskContext) -> anyhow::Result<Vec<Table>> {
-        stored_claims::run(self, context)
+        claim_task::run(self, context)
     }
 
     fn verify(&self, stored: &StoredTask) -> anyhow::Result<Verdict> {

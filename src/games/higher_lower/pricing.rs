@@ -158,13 +158,15 @@ pub fn monotone_root_dp_f64(weights: &[f64]) -> Priced<f64> {
 /// cost[a][r-1] (row a, being filled) and cost[r+1][b] (column b), which the
 /// transposed copy holds as a row, so both run along memory. Filled by
 /// columns, as the textbook order does, the column read missed the cache on
-/// every candidate root (N = 1000: 10 MB of table). Only what is read again is
-/// kept: of the cost table the row being filled, of its transposed copy and of
-/// the roots the cells computed (a mirrored cell's root is its mirror's,
-/// mirrored): the DP is bound by moving its tables, and dropping the rest of
-/// the cost table and the roots' copies cut its time by a fifth, the mirrored
-/// cells' transposed copies and a reload of the left root another fifth
-/// (docs/higher-lower-experiments.md#the-pricing-dp-keeps-what-it-reads-again-2026-11-27-issue-33).
+/// every candidate root (near N = 1000 the N^2 table is far past the cache).
+/// Only what is read again is kept: of the cost table the row being filled, of
+/// its transposed copy and of the roots the cells computed (a mirrored cell's
+/// root is its mirror's, mirrored): the DP is bound by moving its tables, so
+/// dropping the rest of the cost table and the roots' copies
+/// (docs/history.md#87be5a8-the-pricing-dp-keeps-what-it-reads-again), then the
+/// mirrored cells' transposed copies and a reload of the left root
+/// (docs/history.md#0ff1684-the-pricing-dp-drops-the-mirrored-cells-transposed-copies)
+/// each made it markedly faster.
 struct MonotoneRootTables<W> {
     /// cost[a][b] of the row a being filled, at b.
     row: Vec<W>,
@@ -193,8 +195,8 @@ impl<W: Weight + std::ops::Sub<Output = W>> MonotoneRootTables<W> {
         // Symmetric weights (the solver's: it prices symmetric strategies)
         // make [a, b] cost what its mirror [N+1-b, N+1-a] costs, with the
         // mirrored root. For a + b <= N the mirror lies in a row already
-        // filled, so half the cells are copies (N = 1017: see the docs,
-        // higher-lower-experiments.md#the-pricing-dp-on-symmetric-weights).
+        // filled, so half the cells are copies
+        // (docs/history.md#dab4d03-the-pricing-dp-on-symmetric-weights).
         let symmetric = (0..n / 2).all(|k| weights[k] == weights[n - 1 - k]);
         // The tables as local slices, so that their addresses and lengths stay
         // in registers through the loops instead of being read from `self`.

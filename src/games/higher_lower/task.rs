@@ -76,8 +76,8 @@ pub fn parse_solve_id(id: &str) -> Option<(Method, Vec<usize>)> {
 /// A rough model of the seconds one N takes, for scheduling only: the master
 /// costs about m^4 (m^2 pivots of O(m^2)), many times more just below a power
 /// of two, where Alice's strategy is not the uniform interior and column
-/// generation needs far more rounds (N = 993: 70-100 s warm, N = 956: 12 s,
-/// N = 701: 1.2 s).
+/// generation needs far more rounds (the reference points:
+/// docs/history.md#9394568-one-pass-over-the-inverse-per-pivot).
 pub fn expected_solve_cost(n: usize) -> f64 {
     let m = n.div_ceil(2) as f64;
     let octave = (n as f64).log2().floor().exp2();

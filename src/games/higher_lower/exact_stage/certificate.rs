@@ -42,7 +42,8 @@ pub fn certify(value: &Rational, alpha: &[Rational], bob: &Mixture) -> Result<Ce
 /// Alice's half: alpha is a distribution, and what her guarantee is: the
 /// cost of Bob's best tree against it (with that tree), from the O(N^2) DP on
 /// integer weights. The exact stage runs it once per basis, to price and to
-/// certify (one DP on 300-digit weights costs about a fifth of it near 1024).
+/// certify (one DP on weights of hundreds of digits is a large part of the
+/// exact stage near N = 1024; docs/history.md#126fcb2-one-exact-dp-per-basis).
 pub fn best_response(alpha: &[Rational]) -> Result<(Rational, Tree), String> {
     if alpha.is_empty() {
         return Err("empty strategy".into());

@@ -8,8 +8,9 @@
 //! finding the missing equations as cuts. The mean of optimal mixtures is
 //! optimal and its support is their union; a few more vertices of Bob's
 //! optimal face usually pin the hull down to the face (N = 961 from a cold
-//! start: dimension 39 from the vertex, 0 from five vertices; the face stage
-//! 89 s -> 0.5 s for 5 s here).
+//! start: dimension 39 from the vertex, 0 from five vertices), and the face
+//! stage saves far more than the widening costs
+//! (docs/history.md#f5c2962-the-face-stage-on-a-widened-mixture-of-bobs-table-31s-bound-tries-n---1s-alpha-first).
 //!
 //! A further vertex: the master over the trees that cost exactly V at
 //! alpha* (of those tight at the end of the float solve), each tree's cost
@@ -19,22 +20,25 @@
 //! master starts from the float solve's final basis, which the tilt leaves
 //! feasible and nearly optimal, instead of from the slacks. (Near N = 1024
 //! trees tight only within the float tolerance let every tilted master leave
-//! the face by 6e-12 relative: the master is that flat.) Its basis is solved
-//! exactly for Bob's side alone: x_B = B^-1 1 >= 0 is a feasible point of S x <= 1 (the slacks are
-//! among the basic variables), so Bob's mixture x / sum(x) holds every key
-//! to at most 1 / (2 sum(x)), and where that equals V the mixture is optimal.
-//! A tilted optimum that fails this is left out, not repaired (exact pivots,
-//! each a new factorisation, cost up to 108 s at N = 981), and its duals are
-//! never needed (they may vanish on whole rows, where the DP's trees degenerate).
+//! the face, by far less than that tolerance: the master is that flat;
+//! docs/history.md#55fd827-the-widening-mixes-only-exactly-tight-trees.)
+//! Its basis is solved exactly for Bob's side alone: x_B = B^-1 1 >= 0 is a
+//! feasible point of S x <= 1 (the slacks are among the basic variables), so
+//! Bob's mixture x / sum(x) holds every key to at most 1 / (2 sum(x)), and
+//! where that equals V the mixture is optimal. A tilted optimum that fails
+//! this is left out, not repaired (exact pivots, each a new factorisation,
+//! cost far more than the widening itself), and its duals are never needed
+//! (they may vanish on whole rows, where the DP's trees degenerate).
 //!
 //! The tilted masters can only mix the trees they are given. After a cold
-//! start the pool holds few of Bob's optimal trees (N = 1281: 858 tight of
-//! 2,512, and four vertices left the hull at dimension 38, which cost the
-//! face stage about 200 s finding 16,437 missing equations as cuts), so the tight
-//! trees are first joined by best responses to Alice's float strategy with
-//! its weights perturbed at random by up to `NEARBY` (relative): each
-//! breaks the DP's ties another way and finds another tree that ties for the
-//! best. With 2d of them (d the vertex's hull dimension) N = 577, 705 and
+//! start the pool holds few of Bob's optimal trees (cold N = 1281: four
+//! vertices left the hull at dimension 38, and the face stage spent long
+//! finding the missing equations as cuts;
+//! docs/history.md#56c04f9-nearby-best-responses-for-the-widening-after-a-cold-start),
+//! so the tight trees are first joined by best responses to Alice's float
+//! strategy with its weights perturbed at random by up to `NEARBY`
+//! (relative): each breaks the DP's ties another way and finds another tree
+//! that ties for the best. With 2d of them (d the vertex's hull dimension) N = 577, 705 and
 //! 1281 widen to a point.
 //!
 //! Where the hull is still not a point, the face stage widens it further
@@ -55,20 +59,21 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 /// Further vertices tried at most after a warm solve. Where one does not
 /// make the hull a point, more rarely do, and the face stage's pinning
 /// (`face/pinning.rs`) widens the mixture from its LPs' proofs anyway: on the
-/// hard chain 993..1024 the first vertex made the hull a point at 18 of 28 N,
-/// the second at one more, and at 9 N four did not; one vertex instead of
-/// four took the chain's exact stage from 42 to 29 s, the face stage from 22
-/// to 23 s (docs/higher-lower-experiments.md#one-tilted-vertex-2026-11-27-issue-33).
+/// hard chain 993..1024 the first vertex makes the hull a point at most N
+/// where it is not one already, and the further vertices cost the exact stage
+/// more than they saved the face stage
+/// (docs/history.md#49c1a22-one-tilted-vertex-after-a-warm-solve).
 const WARM_VERTICES: usize = 1;
 /// Further vertices tried at most after a cold start, whose hull is wide
 /// (d = 20-40) and narrows vertex by vertex: cold N = 577 is left d = 6 by
-/// one vertex, a point by four.
+/// one vertex, a point by four (docs/history.md#49c1a22-one-tilted-vertex-after-a-warm-solve).
 const COLD_VERTICES: usize = 4;
 /// Largest relative tilt of a tree's cost, small enough to keep to the
 /// optimal face. With 1e-5 (tilted columns then) every tilted vertex at
-/// N = 1017 was off the face (its exact value was not V), and the widening spent 7 s for nothing; with 1e-6 two
-/// of four were on it, and the hull went from dimension 6 to 1
-/// (docs/higher-lower-experiments.md#bobs-vertex-mixture-made-the-face-look-larger-than-it-is-2026-11-25-issue-33).
+/// N = 1017 was off the face (its exact value was not V), and the widening's
+/// time bought nothing; with 1e-6 two of four were on it, and the hull went
+/// from dimension 6 to 1
+/// (docs/history.md#d277f1e-the-widenings-tilted-masters-start-from-the-final-basis).
 const TILT: f64 = 1e-6;
 /// Trees within this (relative) of the best against the float strategy count as tight.
 const TIGHT: f64 = 1e-9;

@@ -5,10 +5,10 @@
 //! complementary-slackness equations (`OptimalFace::directions`: Z exact, one
 //! column per dimension, alpha* the computed optimal alpha), and is optimal
 //! exactly when alpha >= 0 and alpha . d_T >= V for every tree T. So the face
-//! is a polytope in the d coordinates t (d is 0 where alpha is unique and
-//! 1..39 elsewhere up to N = 1024), and minimising a linear functional over it
-//! is an LP in d variables whose rows are keys and trees, the trees entering
-//! as cuts from the pricing DP (Kelley's cutting planes on Alice's side).
+//! is a polytope in the d coordinates t (d = 0 where the hull is a point, so
+//! alpha is unique), and minimising a linear functional over it is an LP in
+//! d variables whose rows are keys and trees, the trees entering as cuts from
+//! the pricing DP (Kelley's cutting planes on Alice's side).
 //!
 //! The LP is solved in floating point by the dual simplex in t (the primal
 //! simplex on its dual, whose basis is d x d), starting from the basis of
@@ -837,9 +837,9 @@ fn primal_pivot(rows: &mut [Row], basis: &mut [usize], i: usize) -> Result<(), S
 
 /// Row j's right-hand side as the float LP sees it: relaxed by `relax` to
 /// twice that (relative, varying with j). At alpha* hundreds of trees can be tight at
-/// once, and on that degenerate vertex the float simplex cycled (24 of the
-/// 1024 sweep's N hit 20,000 pivots or a false "infeasible"); relaxed, every
-/// vertex is simple. The multipliers do not depend on b, so the exact bound
+/// once, and on that degenerate vertex the float simplex cycled (at some N of
+/// the 1024 sweep it hit its pivot limit or a false "infeasible"); relaxed,
+/// every vertex is simple. The multipliers do not depend on b, so the exact bound
 /// of the final basis stays a proof, and its exact point is checked on the
 /// true rows.
 fn relaxed(b: f64, j: usize, relax: f64) -> f64 {

@@ -59,8 +59,9 @@ impl ClaimVerdict {
 }
 
 /// Above this many inequalities, each is bounded from the face's box (2d
-/// LPs) before an LP of its own: at N = 105..120, 0.38 s of face LPs with
-/// one LP per inequality (the alpha1_largest family costs N - 2).
+/// LPs) before an LP of its own: one LP per inequality costs far more where a
+/// family has many (the alpha1_largest family has N - 2), and the box settles
+/// almost all (docs/history.md#43e1a9e-conjectures-over-every-optimal-alpha-the-face-stage).
 const BOX_FROM: usize = 2;
 
 /// Why a verdict holds.

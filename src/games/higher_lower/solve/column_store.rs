@@ -1,10 +1,10 @@
 //! The master's columns, stored as compactly as their entries allow.
 //!
 //! Why: pricing scans the working set (about three columns per row) at every
-//! pivot, so near N = 1024 it reads megabytes per pivot and was a quarter of
-//! the master's time. Tree columns S_T(j) = d_T(j) + d_T(N + 1 - j) are small
-//! integers, exact in one byte: a quarter of single precision's traffic
-//! (docs/higher-lower-experiments.md#cheaper-pivots-columns-in-bytes-a-fused-pass-a-single-precision-sketch-2026-11-26-issue-33).
+//! pivot, so near N = 1024 it reads megabytes per pivot and was a large share
+//! of the master's time. Tree columns S_T(j) = d_T(j) + d_T(N + 1 - j) are
+//! small integers, exact in one byte: a quarter of single precision's traffic
+//! (docs/history.md#e153b05-cheaper-pivots-columns-in-bytes-a-fused-pass-a-single-precision-sketch).
 //! Columns that are not (the cold start's coarse game averages rows, the exact
 //! stage tilts its columns) keep single precision.
 

@@ -3,11 +3,11 @@
 //! direction B^-1 a is estimated as |Z a|^2 / k (Johnson-Lindenstrauss).
 //!
 //! Why: the steepest-edge rule needs |B^-1 a| for each entering candidate.
-//! Measured exactly, each candidate costs a pass over the 2 MB inverse near
-//! N = 1024, so only four could be measured; the sketch (k rows, 64 KB at
-//! k = 16) is kept through every pivot in O(km) and measures a candidate in
-//! O(km), so many candidates are compared and only the chosen one's
-//! direction is computed (docs/higher-lower-experiments.md#sketched-steepest-edge-2026-11-26-issue-33).
+//! Computed exactly, each candidate costs a pass over the m x m inverse, which
+//! near N = 1024 is far past the cache, so only four could be measured; the
+//! sketch (k x m entries) is kept through every pivot in O(km) and measures a
+//! candidate in O(km), so many candidates are compared and only the chosen
+//! one's direction is computed (docs/history.md#e5c89da-sketched-steepest-edge).
 
 use super::kernels::{dots_single, sub_scaled, sub_scaled_narrowed};
 use rand::{RngExt, SeedableRng};
@@ -89,8 +89,9 @@ impl EdgeSketch {
     }
 
     /// Estimated |B^-1 a|^2, in single precision: 32 candidates per pivot
-    /// make it as much arithmetic as the pass over B^-1 (in f64, widening the
-    /// column, it was a fifth of the master's time at N = 1017).
+    /// make it as much arithmetic as the pass over B^-1, and in f64 (widening
+    /// the column) it was a large share of the master's time near N = 1024
+    /// (docs/history.md#e153b05-cheaper-pivots-columns-in-bytes-a-fused-pass-a-single-precision-sketch).
     pub fn column_length2(&self, column: &[f32]) -> f64 {
         let mut products = vec![0.0f32; self.rows];
         dots_single(column, &self.single, &mut products);

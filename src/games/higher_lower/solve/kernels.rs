@@ -2,8 +2,8 @@
 //! for pricing and FTRAN, row updates of the explicit inverse; the face LPs'
 //! scan of their cut rows too), compiled twice:
 //! for the baseline x86-64 target and for AVX2 + FMA, chosen at run time so the
-//! binary stays portable. The wide version runs the master about 1.7 times
-//! faster (measured at N = 600 on the 2-core machine).
+//! binary stays portable and still runs the master much faster where the CPU
+//! has them (docs/history.md#2a99b21-stabilisation-variants-measured-and-rejected).
 
 /// sum_i a_i b_i with `b` stored in single precision (the master's columns:
 /// small integers, exact in f32, at half the memory traffic of f64).
@@ -42,8 +42,8 @@ pub fn dot_u8_x4(a: &[f64], b: [&[u8]; 4]) -> [f64; 4] {
 }
 
 /// sum_i a_i b_i, in four lanes: the face LPs scan thousands of cut rows
-/// with it at every pivot (one sequential sum was 38% of the face stage at
-/// N = 961).
+/// with it at every pivot (one sequential sum made that scan the face stage's
+/// largest cost; docs/history.md#43f2704-the-face-lps-scan-and-factorisation).
 pub fn dot(a: &[f64], b: &[f64]) -> f64 {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {

@@ -28,7 +28,7 @@
 //! is optimal for the perturbed b but slightly infeasible for b = 1 is made
 //! feasible by dual pivots at b = 1 (`polish`). On this small, dense LP the master
 //! runs several times faster per pivot than HiGHS's hot-started simplex
-//! (docs/higher-lower-experiments.md#a-dense-simplex-of-our-own-2026-11-22).
+//! (docs/history.md#73e051f-column-generation-with-four-methods-a-dense-simplex-of-its-own-smoothing).
 
 use super::column_store::ColumnStore;
 use super::edge_sketch::EdgeSketch;
@@ -67,14 +67,16 @@ pub struct Optimum {
 /// Pivots between checks of the inverse's drift (a check costs about one pivot).
 const DRIFT_CHECK_EVERY: usize = 32;
 /// Largest residual |B x_B - b| or |w B - c_B| tolerated before the inverse is
-/// rebuilt: rebuilding on a schedule regardless cost a third of the time near
-/// 1000, and a tighter limit rebuilt every few hundred pivots for the same
-/// exact results (docs/higher-lower-experiments.md#rebuilding-the-inverse-2026-11-24).
+/// rebuilt: rebuilding on a schedule regardless was a large share of the time
+/// near N = 1000, and a tighter limit rebuilt far more often for the same exact
+/// results (docs/history.md#7d21c5a-a-permanent-perturbation-harriss-ratio-test-steepest-edge-among-four,
+/// docs/history.md#9394568-one-pass-over-the-inverse-per-pivot).
 const DRIFT_TOLERANCE: f64 = 1e-10;
 /// The limit is at least this multiple of the residual right after a
-/// rebuild: late in a cold N = 2017 (m = 1009) a fresh inverse itself misses
-/// 1e-10 (19 of 459 rebuilds, up to 3.3e-10), and an absolute limit then
-/// rebuilt B^-1 at every drift check (89% of the time in Gauss-Jordan).
+/// rebuild: late in a cold N = 2017 (m = 1009) a fresh inverse itself can miss
+/// 1e-10, and an absolute limit then rebuilt B^-1 at every drift check, most
+/// of the time going to Gauss-Jordan
+/// (docs/history.md#10748d2-the-drift-limit-follows-a-fresh-inverses-residual).
 const DRIFT_GROWTH: f64 = 10.0;
 /// Pivots (per row) after which the inverse is rebuilt even without measured drift.
 const REFACTOR_EVERY_ROWS: usize = 8;
@@ -93,11 +95,9 @@ const PARALLEL_ROWS: usize = 128;
 /// by steepest edge entering (`EnteringRule::ExactEdges`, see `candidates`).
 const CANDIDATES: usize = 4;
 /// Candidates of each pricing whose edges the sketch measures
-/// (`EnteringRule::SketchedEdges`), and the sketch's rows. Warm N = 1017..1019
-/// from 1016 on one thread: exact edges of 4 candidates 122.4 s, 560k pivots;
-/// 16 sketch rows and 32 candidates 90.9 s, 370k; 24 candidates 92.2 s; 16
-/// 94.4 s; 8 rows 94.4 s with the first kernel (see the docs:
-/// docs/higher-lower-experiments.md#sketched-steepest-edge-2026-11-26-issue-33).
+/// (`EnteringRule::SketchedEdges`), and the sketch's rows: on a warm chain
+/// near N = 1024 this pair beat exact edges of four candidates by far and was
+/// the fastest of the sizes tried (docs/history.md#e5c89da-sketched-steepest-edge).
 const SKETCHED_CANDIDATES: usize = 32;
 const SKETCH_ROWS: usize = 16;
 /// Basic values down to minus this count as feasible in the ratio test; a
@@ -112,10 +112,10 @@ const ZERO_TOLERANCE: f64 = 1e-12;
 const STALL_PROGRESS: f64 = 1e-11;
 /// Size of the random shift of each row's bound (the right-hand side is 1):
 /// above rounding noise, and small enough that the perturbed optimum is
-/// nearly always a basis that is optimal for b = 1 too. N = 480..512 warm
-/// (float seconds; N with exact repairs): 1e-10 107 s, none; 1e-9 100 s,
-/// none; 1e-8 98 s, one; 1e-7 97 s, seven (N = 500: 265 exact pivots, 12 s);
-/// 1e-5 over 13 minutes.
+/// nearly always a basis that is optimal for b = 1 too: a smaller shift made
+/// the float solve slower, larger ones left more N to exact repairs, and far
+/// larger ones slowed the float solve many times over
+/// (docs/history.md#7d21c5a-a-permanent-perturbation-harriss-ratio-test-steepest-edge-among-four).
 const PERTURBATION: f64 = 1e-9;
 /// `polish` stops when no basic value is below this fraction of the largest
 /// (values that small are rounding noise; the exact stage decides their sign).
@@ -123,7 +123,8 @@ const POLISH_FEASIBILITY: f64 = 1e-12;
 /// Reduced costs this far below zero count as zero in `polish`'s ratio test.
 const POLISH_DUAL_TOLERANCE: f64 = 1e-12;
 /// Pivots without progress, per row, after which gains of rounding noise no
-/// longer count (runs of up to 9m degenerate pivots end by themselves: N = 487..490).
+/// longer count: well above the runs of degenerate pivots that end by
+/// themselves (docs/history.md#9394568-one-pass-over-the-inverse-per-pivot).
 const STALL_PIVOTS_PER_ROW: usize = 40;
 /// The optimality tolerance after a stall.
 const STALLED_OPTIMALITY_TOLERANCE: f64 = 1e-9;
@@ -303,12 +304,11 @@ impl RestrictedMaster {
     /// pricing and steepest-edge choice among the candidates (see
     /// `candidates`) on the perturbed right-hand side, with Harris's ratio
     /// test (see `pivot`). Without the perturbation the degenerate vertices
-    /// held the simplex: N = 1005 cold ran 200k pivots at a constant
-    /// objective, and neither the lexicographic ratio test (it cycled in
-    /// floating point), Bland's rule (N = 505 cold: 10k pivots per re-solve,
-    /// 97% of them Bland's; 874 s for N = 1005 cold) nor a perturbation
-    /// removed after every solve by dual pivots (they cycled at N = 977..1024)
-    /// got out of them fast.
+    /// held the simplex at a constant objective, and neither the lexicographic
+    /// ratio test (it cycled in floating point), Bland's rule (it crawled) nor
+    /// a perturbation removed after every solve by dual pivots (they cycled
+    /// near N = 1024) got out of them fast
+    /// (docs/history.md#7d21c5a-a-permanent-perturbation-harriss-ratio-test-steepest-edge-among-four).
     pub fn solve(&mut self) -> Optimum {
         self.solve_within(0.0)
     }
@@ -338,10 +338,10 @@ impl RestrictedMaster {
 
     /// One step of iterative refinement of w = c_B' B^-1: w += r B^-1 with
     /// the residual r = c_B - w B. The pivots update w in place and leave it
-    /// off by up to the drift limit (1e-10), as much as the column
-    /// generation's tolerance: its last pricings then saw gains of 1e-11 to
-    /// 1e-10 that were noise, and its end rounds entered such trees at most
-    /// N (8% of the 1024 sweep's pivots; docs/higher-lower-experiments.md#refined-duals-2026-11-27-sixteenth-session-issue-33).
+    /// off by up to the drift limit (at least `DRIFT_TOLERANCE`), as much as the column
+    /// generation's tolerance: its last pricings then saw gains just below the
+    /// tolerance that were noise, and its end rounds entered such trees at most
+    /// N, at a cost in pivots (docs/history.md#84aa2b7-refined-duals).
     /// A step costs about one pivot.
     fn refine_duals(&mut self) {
         let m = self.m;
@@ -365,21 +365,22 @@ impl RestrictedMaster {
     /// Makes the basis primal feasible for b = 1, not only for the perturbed b,
     /// by dual simplex pivots over every column of the master (the duals stay
     /// feasible, so the basis stays optimal for the master); returns the
-    /// pivots. A basis optimal for the perturbed b can have basic values of
-    /// -1e-8 at b = 1 (N = 505 warm: one, -2e-8 against a largest 2e-3; cold
-    /// N = 2017, where |B^-1| = 6e4: 162, down to -7% of the largest), and
-    /// the exact stage, whose pivots each refactor the basis in exact
-    /// arithmetic, would repair them one slow pivot at a time. The
-    /// perturbation is drawn afresh afterwards, so later solves start from here.
+    /// pivots. A basis optimal for the perturbed b can have basic values
+    /// negative at b = 1 by far more than rounding (many of them on the
+    /// ill-conditioned bases of a cold N = 2017), and the exact stage, whose
+    /// pivots each refactor the basis in exact arithmetic, would repair them
+    /// one slow pivot at a time (docs/history.md#1160ff2-polishing-the-final-basis-for-b--1).
+    /// The perturbation is drawn afresh afterwards, so later solves start from here.
     pub fn polish(&mut self) -> u64 {
         self.polish_within(self.m as u64)
     }
 
     /// `polish` with at most `max_pivots` dual pivots. It never leaves the
-    /// master worse than it found it: at the end of cold N = 2017 (m = 1009, a
-    /// fresh inverse's residual 3e-10) the first polish left a basis whose
-    /// objective at b = 1 was 7e-7 above the master's optimum, and 200 rounds
-    /// later the solve had not recovered. A polish that does not reach b = 1
+    /// master worse than it found it: at the end of a cold N = 2017 (m = 1009,
+    /// an ill-conditioned basis) the first polish left a basis whose objective
+    /// at b = 1 was far above the master's optimum, and the solve did not
+    /// recover (docs/history.md#29aba2f-a-polish-never-leaves-the-master-worse).
+    /// A polish that does not reach b = 1
     /// feasibility restores the basis and b it started from (and reports no
     /// pivots, so the solve ends there and the exact stage repairs); a fresh
     /// perturbation that makes a polished value negative, so that rebuilding
@@ -405,9 +406,10 @@ impl RestrictedMaster {
             let d = self.direction(entering);
             // The dual step uses the reduced cost the ratio test saw (noise
             // below zero clamped), not one recomputed from d: on an
-            // ill-conditioned basis the two differ by rounding, and entries of
-            // B^-1 A up to 1e4 turned that difference into dual infeasibilities
-            // of 1e-4 within 20 pivots (cold N = 2017).
+            // ill-conditioned basis the two differ by rounding, and large
+            // entries of B^-1 A turned that difference into growing dual
+            // infeasibilities within a few pivots (cold N = 2017;
+            // docs/history.md#65b53f1-the-polish-by-dual-steepest-edge-cold-2017-certified).
             self.exchange(r, entering, &d, self.values[r] / d[r], -reduced_cost);
         }
         if !feasible {
@@ -446,9 +448,10 @@ impl RestrictedMaster {
     /// The basic row that leaves in a dual simplex pivot: among the values
     /// below -`tolerance`, the largest x_r^2 / |row r of B^-1|^2 (dual
     /// steepest edge, with exact weights from the explicit inverse). At the
-    /// end of cold N = 2017 (162 values negative at b = 1, |B^-1| = 6e4) the
-    /// most negative value's row ran 20,000 pivots without reaching
-    /// feasibility; this rule took 15.
+    /// end of a cold N = 2017 (many values negative at b = 1, an
+    /// ill-conditioned basis) the most negative value's row never reached
+    /// feasibility; this rule reaches it in a few pivots
+    /// (docs/history.md#65b53f1-the-polish-by-dual-steepest-edge-cold-2017-certified).
     fn steepest_infeasible_row(&self, tolerance: f64) -> Option<usize> {
         let weight = |i: usize| {
             let row = &self.inverse[i * self.m..(i + 1) * self.m];
@@ -523,17 +526,18 @@ impl RestrictedMaster {
     /// zig-zags on this nearly dual degenerate master: columns enter and
     /// leave again a few pivots later. Choosing among the candidates by
     /// steepest edge (reduced cost per unit length of the edge, |B^-1 a|) cuts
-    /// pivots: N = 501..503 warm from 500 (spread pricing) 41k / 65k / 64k
-    /// pivots with Dantzig, 29k / 27k / 34k with 4 candidates, 14k / 21k / 16k
-    /// with 16, whose directions cost more than they save; N = 505 cold: 38.7 s
-    /// with 1, 32.9 s with 2, 29.5 s with 4. The sketch measures 32 for less
-    /// than the exact four cost (see `SKETCHED_CANDIDATES`).
+    /// pivots, and more candidates cut more; but each exact direction costs a
+    /// pass over B^-1, and past four they cost more than they saved
+    /// (docs/history.md#7d21c5a-a-permanent-perturbation-harriss-ratio-test-steepest-edge-among-four).
+    /// The sketch measures many more for less than the exact four cost (see
+    /// `SKETCHED_CANDIDATES`).
     ///
     /// The working set holds the columns added lately and those that entered
     /// from the pool; only when it has no improving column is the whole pool
     /// priced, and its most improving columns join the working set. Near
-    /// N = 1024 the pool holds ~12k columns, so pricing all of them at every
-    /// pivot read ~24 MB per pivot.
+    /// N = 1024 the pool holds many times m columns, far too many to price at
+    /// every pivot
+    /// (docs/history.md#21137a3-the-hard-n-cheaper-the-dps-tables-a-working-set-idle-threads-loose-masters).
     fn candidates(&mut self) -> Vec<(Var, f64)> {
         let tolerance = self.optimality_tolerance();
         let scale = self.duals.iter().map(|x| x.abs()).sum::<f64>().max(1e-300);
@@ -549,7 +553,7 @@ impl RestrictedMaster {
         let (mut priced, mut products) = (Vec::with_capacity(segment), Vec::with_capacity(segment));
         while scanned < n {
             let mut found = false;
-            // A basic column's reduced cost is zero: skipping it saves a third of the scan.
+            // A basic column's reduced cost is zero: skipping the m basic ones saves up to a third of the scan.
             priced.clear();
             priced.extend(
                 (scanned..(scanned + segment).min(n))
@@ -612,9 +616,9 @@ impl RestrictedMaster {
 
     /// The reduced cost above which a variable may enter. Reduced costs of
     /// rounding noise (about 1e-12) can still make the simplex circle: twin
-    /// columns once swapped places for millions of pivots (N = 500, warm in a
-    /// chunk from 481). After a long run of pivots without progress, such
-    /// gains no longer count.
+    /// columns could swap places for ever
+    /// (docs/history.md#9394568-one-pass-over-the-inverse-per-pivot). After a
+    /// long run of pivots without progress, such gains no longer count.
     fn optimality_tolerance(&self) -> f64 {
         let tolerance =
             if self.stalled_pivots >= self.stall_limit { STALLED_OPTIMALITY_TOLERANCE } else { OPTIMALITY_TOLERANCE };
@@ -694,8 +698,8 @@ impl RestrictedMaster {
     /// Harris's two-pass ratio test: the longest step that keeps every basic
     /// value above -`FEASIBILITY_TOLERANCE`, then, among the rows that block
     /// within it, the one with the largest d_i (the stablest pivot). A plain
-    /// ratio test that skipped small d_i let values drift to -1e-8 and the
-    /// objective fall (N = 993 cold: 600k pivots without an optimum). Returns
+    /// ratio test that skipped small d_i let values drift below zero and the
+    /// objective fall, and a cold N = 993 ran on without reaching its optimum. Returns
     /// the next entering variable with its direction (see `exchange`).
     fn pivot(&mut self, entering: Var, d: &[f64]) -> Option<(Var, Vec<f64>)> {
         let zero = ZERO_TOLERANCE * d.iter().fold(1.0f64, |a, x| a.max(x.abs()));
