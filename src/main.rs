@@ -116,13 +116,8 @@ enum Command {
     /// `gamesweep report DIR` lists them. Rerunning the same command after a
     /// kill resumes it.
     ///
-    /// Statements (docs/claims.md):
-    ///   a[i]                 Alice's probability of key i (1-based); i is an integer expression in N
-    ///                        and bound variables: + - * / (floor) % and parentheses, e.g. a[N/2], a[N+1-j]
-    ///   3/2*a[N], 1/N        linear expressions with exact rational coefficients
-    ///   sum(a[j] for j in L..R), mean(a[j] for j in [1, N])   sums and means over inclusive ranges or lists
-    ///   =  <=  <  >=  >      relations (chains like 0 < a[1] < 1/2 too), joined by `and`
-    ///   for j in L..R: ...   a family: every member must hold (also `for q in [N/4, N/2]: ...`)
+    /// The claim language (grammar, precedence, limits, every verdict):
+    /// docs/claims.md#the-language.
     ///
     /// Examples:
     ///   gamesweep conjecture data/higher-lower --name a2_eq_a3_plus_a4 'a[2] = a[3] + a[4]' --from 5

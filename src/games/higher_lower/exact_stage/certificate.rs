@@ -71,8 +71,8 @@ pub fn with_best_response(
     Ok(Certificate {
         value: value.clone(),
         alice_support: alpha.iter().filter(|a| **a > 0u32).count(),
-        bob_support: bob.iter().filter(|(_, y)| *y > 0u32).count(),
-        bob_max_guesses: bob.iter().filter(|(_, y)| *y > 0u32).map(|(t, _)| t.height()).max().unwrap_or(0),
+        bob_support: bob.support().count(),
+        bob_max_guesses: bob.support().map(Tree::height).max().unwrap_or(0),
         best_response: best,
     })
 }

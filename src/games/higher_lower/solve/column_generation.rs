@@ -66,7 +66,9 @@ impl<'o> ColumnGeneration<'o> {
         let previous = previous.filter(|p| p.n + 1 == n && options.method.uses_previous());
         let game = SymmetricGame::new(n);
         let mut core = StabilisedMaster::new(game, StabilityCentre::new(None, CENTRE_NOISE));
-        core.master.set_working_set(options.uses(SpeedUp::WorkingSet));
+        if !options.uses(SpeedUp::WorkingSet) {
+            core.master.price_the_whole_pool();
+        }
         if !options.uses(SpeedUp::SketchedEdges) {
             core.master.set_entering_rule(EnteringRule::ExactEdges);
         }
@@ -78,6 +80,7 @@ impl<'o> ColumnGeneration<'o> {
         let guess_weight = if options.method == Method::Guess && gamma.is_some() { GUESS_WEIGHT } else { 0.0 };
         let start = if previous.is_some() { Start::Warm } else { Start::Cold };
         let boxed = options.uses(SpeedUp::BoxedDuals) && options.method == Method::Auto && start == Start::Warm;
+        let dual_box = if boxed { DualBox::around_the_centre() } else { DualBox::none() };
         let mut solve = ColumnGeneration {
             options,
             start,
@@ -85,7 +88,7 @@ impl<'o> ColumnGeneration<'o> {
             gamma,
             guess_weight,
             average: None,
-            dual_box: DualBox::new(boxed),
+            dual_box,
             ending: Ending::default(),
             priced_centre: false,
             rounds: 0,

@@ -245,10 +245,10 @@ impl RestrictedMaster {
         self.refactor();
     }
 
-    /// With `false`, every column stays in the working set: pricing scans the
-    /// whole pool at every pivot (the master before working sets, for benchmarks).
-    pub fn set_working_set(&mut self, on: bool) {
-        self.trim_working = on;
+    /// Keeps every column in the working set: pricing scans the whole pool at
+    /// every pivot (the master before working sets, for benchmarks).
+    pub fn price_the_whole_pool(&mut self) {
+        self.trim_working = false;
     }
 
     /// How the entering variable is chosen among the pricing candidates (the

@@ -81,8 +81,14 @@ pub struct DualBox {
 }
 
 impl DualBox {
-    pub fn new(active: bool) -> Self {
-        DualBox { active, width: BOX_WIDTH }
+    /// A box of width `BOX_WIDTH` around the centre.
+    pub fn around_the_centre() -> Self {
+        DualBox { active: true, width: BOX_WIDTH }
+    }
+
+    /// No box: the master's duals are free.
+    pub fn none() -> Self {
+        DualBox { active: false, width: BOX_WIDTH }
     }
 
     /// The slacks' costs that keep the duals w at least 1 - width times the
