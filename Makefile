@@ -18,8 +18,9 @@ run: build
 # folders, no broken link or anchor in the docs and comments, unit +
 # integration tests (release mode: the exact solvers are heavy), the
 # end-to-end smoke test with polars, the quickstart's code blocks, the output
-# comparison's own test, and the job array on a real one-node Slurm (skipped
-# unless root).
+# comparison's own test, the checked-rows rule in Python and in `gamesweep
+# export` on one damaged directory, and the job array on a real one-node
+# Slurm (skipped unless root).
 test:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --release --all-targets -- -D warnings
@@ -29,6 +30,7 @@ test:
 	scripts/smoke-test.sh
 	scripts/run-quickstart.sh
 	scripts/test-compare-outputs.sh
+	scripts/test-checked-reading.sh
 	scripts/test-slurm.sh
 
 # Full reproduction of the published results (overnight at most).

@@ -7,6 +7,7 @@
 
 use crate::config::Section;
 use crate::error::UserError;
+use crate::plot::Plot;
 use arrow::record_batch::RecordBatch;
 use std::collections::BTreeMap;
 
@@ -25,17 +26,28 @@ pub struct ReportSection {
     pub figures: Vec<Figure>,
 }
 
-/// A PNG figure of the report.
+/// A figure of the report: drawn by `report` as DIR/report/figures/<name>.png
+/// (and <name>.svg when asked), so a game describes it once for both.
 pub struct Figure {
-    /// File name under DIR/report/figures/, e.g. "higher_lower_values.png".
-    pub file: String,
-    pub png: Vec<u8>,
+    /// File name under DIR/report/figures/ without extension, e.g. "higher_lower_value".
+    pub name: String,
+    pub plot: Plot,
 }
 
 impl Figure {
-    /// The Markdown that shows the figure with its caption.
+    /// The PNG's file name under DIR/report/figures/.
+    pub fn png_file(&self) -> String {
+        format!("{}.png", self.name)
+    }
+
+    /// The SVG's file name under DIR/report/figures/.
+    pub fn svg_file(&self) -> String {
+        format!("{}.svg", self.name)
+    }
+
+    /// The Markdown that shows the figure (its PNG) with its caption.
     pub fn markdown(&self, caption: &str) -> String {
-        format!("![{caption}](figures/{})\n\n*{caption}*\n\n", self.file)
+        format!("![{caption}](figures/{})\n\n*{caption}*\n\n", self.png_file())
     }
 }
 
@@ -90,6 +102,13 @@ pub trait Inputs {
     /// A table of a finished task, read only if its part is the one its
     /// marker records (size and SHA-256).
     fn input(&self, task: &str, table: &str) -> anyhow::Result<RecordBatch>;
+
+    /// The last `verify` verdict of a finished task, where it has one. When
+    /// tasks are verified, their inputs are verified first, so a task can rest
+    /// on what its inputs' verification proved; a run does not ask.
+    fn input_verdict(&self, _task: &str) -> Option<Status> {
+        None
+    }
 }
 
 /// The most tasks one config section may plan: a plan is held in memory

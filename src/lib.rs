@@ -6,6 +6,7 @@ pub mod artifacts;
 pub mod config;
 pub mod error;
 pub mod exact;
+pub mod export;
 pub mod game;
 pub mod games;
 pub mod grid;

@@ -4,6 +4,7 @@
 use clap::{Parser, Subcommand};
 use gamesweep::config::ConfigFile;
 use gamesweep::error::UserError;
+use gamesweep::export::{Format, NotAllChecked, Unchecked};
 use gamesweep::game::{Game, Status};
 use gamesweep::games;
 use gamesweep::games::fritzen::query::FritzenQuery;
@@ -104,6 +105,34 @@ enum Command {
     Report {
         /// Output directory of a run.
         dir: PathBuf,
+        /// Also write every figure as SVG beside its PNG (DIR/report/figures/<name>.svg).
+        #[arg(long)]
+        svg: bool,
+    },
+    /// Write DIR's checked rows to OUTDIR: one file per table, with provenance.
+    ///
+    /// Only the rows of checked tasks (parts intact, last `verify` verdict
+    /// certified or repaired; docs/tables.md#checked-rows), sorted by key, exact
+    /// "p/q" strings kept, into OUTDIR/<game>/<table>.parquet (or .csv with a
+    /// .csv.json beside it). Each file records the configs (hash and text), the
+    /// program's version and commit, when `verify` last ran, and what was left
+    /// out and why. --format oeis writes OUTDIR/b286676.txt and b286677.txt:
+    /// higher-lower's exact V(N) as OEIS b-files, up to the first N without a
+    /// checked value. A task that is not checked stops the export (exit 1,
+    /// naming it) unless --leave-out.
+    Export {
+        /// Output directory of a run.
+        dir: PathBuf,
+        /// Where to write the files (created if missing).
+        #[arg(long)]
+        out: PathBuf,
+        /// File format.
+        #[arg(long, value_enum, default_value = "parquet")]
+        format: gamesweep::export::Format,
+        /// Leave out the tasks that are not checked (never verified, failed by
+        /// verify, or changed since they were written) and say which.
+        #[arg(long)]
+        leave_out: bool,
     },
     /// Higher-lower: decide a new claim about Alice's optimal strategies on a finished sweep.
     ///
@@ -144,7 +173,7 @@ fn main() -> ExitCode {
             match std::env::args().nth(1) {
                 Some(command) => eprintln!("error: {command}: which one? (see gamesweep {command} --help)"),
                 None => eprintln!(
-                    "error: no command given: one of run, verify, report, plan, conjecture, fritzen, risk (see --help)"
+                    "error: no command given: one of run, verify, report, export, plan, conjecture, fritzen, risk (see --help)"
                 ),
             }
             return ExitCode::from(2);
@@ -198,10 +227,14 @@ fn execute(command: Command) -> anyhow::Result<ExitCode> {
         }
         Command::Verify { dir, jobs } => verify(&games, &dir, jobs.map(usize::from)),
         Command::Plan { config, shard } => plan(&games, &config, shard),
-        Command::Report { dir } => {
-            let path = gamesweep::report::report(&games, &dir)?;
+        Command::Report { dir, svg } => {
+            let path = gamesweep::report::report(&games, &dir, gamesweep::report::ReportOptions { svg })?;
             println!("{}", path.display());
             Ok(ExitCode::SUCCESS)
+        }
+        Command::Export { dir, out, format, leave_out } => {
+            let unchecked = if leave_out { Unchecked::LeaveOut } else { Unchecked::Refuse };
+            export(&games, &dir, &out, format, unchecked)
         }
         Command::Conjecture(args) => {
             let done = gamesweep::games::higher_lower::conjecture_command::run(&games, &args)?;
@@ -216,6 +249,52 @@ fn execute(command: Command) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// `gamesweep export`: the files written with their sizes, and the tasks
+/// left out; a task that is not checked, without --leave-out, is named and
+/// nothing is written (exit 1).
+fn export(
+    games: &[Box<dyn Game>],
+    dir: &Path,
+    out: &Path,
+    format: Format,
+    unchecked: Unchecked,
+) -> anyhow::Result<ExitCode> {
+    let result = match format {
+        Format::Oeis => gamesweep::games::higher_lower::oeis::write(dir, out, unchecked).map(|b| {
+            match b.gap {
+                Some(gap) => eprintln!(
+                    "gamesweep: b-files for n = 1..{}; they stop there: N = {gap} has no checked value",
+                    b.last
+                ),
+                None => eprintln!("gamesweep: b-files for n = 1..{}, every stored N", b.last),
+            }
+            (b.files, b.left_out)
+        }),
+        _ => gamesweep::export::export(games, dir, out, format, unchecked).map(|e| (e.files, e.left_out)),
+    };
+    let (files, left_out) = match result {
+        Ok(done) => done,
+        Err(error) => match error.downcast_ref::<NotAllChecked>() {
+            Some(NotAllChecked(tasks)) => {
+                for task in tasks {
+                    eprintln!("  not checked: {}/{}: {}", task.game, task.task, task.reason);
+                }
+                eprintln!("gamesweep: {error}; nothing written");
+                return Ok(ExitCode::FAILURE);
+            }
+            None => return Err(error),
+        },
+    };
+    for (path, bytes) in &files {
+        println!("{}\t{bytes}", path.display());
+    }
+    for task in &left_out {
+        eprintln!("  left out: {}/{}: {}", task.game, task.task, task.reason);
+    }
+    eprintln!("gamesweep: {} file(s) written to {}, {} task(s) left out", files.len(), out.display(), left_out.len());
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `gamesweep run`: the summary, each failed task, and what to do next.

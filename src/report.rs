@@ -2,11 +2,12 @@
 //! every game, the published numbers beside the ones computed into DIR, and
 //! PNG figures. Every number of ours is read from the Parquet tables. The
 //! analyses behind a section are written beside it as Parquet
-//! (DIR/report/<game>/<table>.parquet), the figures to DIR/report/figures/.
+//! (DIR/report/<game>/<table>.parquet), the figures to DIR/report/figures/
+//! (with `--svg` each also as SVG, for print).
 
 use crate::artifacts::columns::Columns;
 use crate::artifacts::parquet_io::write_batch;
-use crate::artifacts::{OutputDir, TaskProblem, VERIFICATION_TABLE};
+use crate::artifacts::{CheckedTasks, OutputDir, TaskProblem, VERIFICATION_TABLE};
 use crate::error::UserError;
 use crate::game::{Dataset, Game, ReportSection};
 use crate::markdown::code_span;
@@ -28,12 +29,19 @@ pub fn verification_summary(data: &dyn Dataset, game: &str) -> anyhow::Result<Op
     )))
 }
 
+/// What `gamesweep report` writes besides the Markdown, HTML and PNGs.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ReportOptions {
+    /// Every figure also as SVG beside its PNG (DIR/report/figures/<name>.svg).
+    pub svg: bool,
+}
+
 /// Writes `DIR/report/index.md` and `index.html` and returns the first's
 /// path. Only the parts of tasks that are intact (their markers' sizes and
 /// SHA-256) and not failed by `verify` are read; the others are listed as
 /// left out, never shown beside the certified. A directory that holds no gamesweep
 /// run is refused before anything is written.
-pub fn report(games: &[Box<dyn Game>], dir: &Path) -> anyhow::Result<PathBuf> {
+pub fn report(games: &[Box<dyn Game>], dir: &Path, options: ReportOptions) -> anyhow::Result<PathBuf> {
     let out = OutputDir::open(dir)?;
     if out.configs()?.is_empty() && out.markers()?.records.is_empty() {
         return Err(UserError::new(format!(
@@ -51,40 +59,30 @@ pub fn report(games: &[Box<dyn Game>], dir: &Path) -> anyhow::Result<PathBuf> {
         code_span(&dir.display().to_string()),
         env!("CARGO_PKG_VERSION")
     )?;
+    if options.svg {
+        writeln!(md, "Every figure is also in `figures/` as SVG, under the PNG's name with `.svg`, for print.\n")?;
+    }
     let checked = out.checked_tasks()?;
     for game in games {
         writeln!(md, "## {}\n", game.name())?;
-        let damaged: Vec<&TaskProblem> = checked.damaged.iter().filter(|p| p.game == game.name()).collect();
-        if !damaged.is_empty() {
-            writeln!(
-                md,
-                "**Left out**: {} task(s) changed on disk since they were written, or failed `gamesweep verify`; \
-                 a plain `gamesweep run` of their config recomputes them: {}.\n",
-                damaged.len(),
-                damaged
-                    .iter()
-                    .map(|p| format!("{} ({})", code_span(&p.task), code_span(&p.why)))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )?;
-        }
+        trust_notes(&mut md, &out, checked, game.name())?;
         if checked.intact.iter().any(|(g, _)| g == game.name()) {
             // A section that cannot be built (tables that pass their markers
-            // but not `verify`, e.g. too few rows) is named, and the others
-            // are still reported.
-            let section = match panics::catching(|| game.report(&out)) {
-                Ok(Ok(section)) => section,
-                Ok(Err(error)) => failed_section(&format!("{error:#}")),
-                Err(panic) => failed_section(&panic),
+            // but not `verify`, e.g. too few rows, or a figure that cannot be
+            // drawn) is named, and the others are still reported.
+            let (section, figures) = match panics::catching(|| build(game.as_ref(), &out, options)) {
+                Ok(Ok(built)) => built,
+                Ok(Err(error)) => (failed_section(&format!("{error:#}")), Vec::new()),
+                Err(panic) => (failed_section(&panic), Vec::new()),
             };
             md.push_str(&section.markdown);
             for table in &section.tables {
                 let path = dir.join("report").join(game.name()).join(format!("{}.parquet", table.name));
                 out.write_atomic(&path, |file| write_batch(file, &table.batch))?;
             }
-            for figure in &section.figures {
-                let path = dir.join("report").join("figures").join(&figure.file);
-                out.write_atomic(&path, |file| Ok(std::io::Write::write_all(file, &figure.png)?))?;
+            for (file, bytes) in &figures {
+                let path = dir.join("report").join("figures").join(file);
+                out.write_atomic(&path, |f| Ok(std::io::Write::write_all(f, bytes)?))?;
             }
         } else {
             writeln!(md, "No data for this game in this directory (its config section was not run).")?;
@@ -101,6 +99,22 @@ pub fn report(games: &[Box<dyn Game>], dir: &Path) -> anyhow::Result<PathBuf> {
         Ok(std::io::Write::write_all(file, html.as_bytes())?)
     })?;
     Ok(path)
+}
+
+/// Figures drawn: (file name under DIR/report/figures/, bytes).
+type DrawnFigures = Vec<(String, Vec<u8>)>;
+
+/// A game's section and its figures drawn.
+fn build(game: &dyn Game, out: &OutputDir, options: ReportOptions) -> anyhow::Result<(ReportSection, DrawnFigures)> {
+    let section = game.report(out)?;
+    let mut files = Vec::new();
+    for figure in &section.figures {
+        files.push((figure.png_file(), figure.plot.png()?));
+        if options.svg {
+            files.push((figure.svg_file(), figure.plot.svg()?.into_bytes()));
+        }
+    }
+    Ok((section, files))
 }
 
 /// The section of a game whose tables could not be reported, saying why.
@@ -151,4 +165,39 @@ fn html(md: &str) -> String {
          th, td {{ border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: left; vertical-align: top; }}\n\
          img {{ max-width: 100%; }}\n</style></head><body>\n{body}</body></html>\n"
     )
+}
+
+/// The report's notes on the tasks of `game` it leaves out (changed on disk,
+/// or failed by `verify`) and on those it shows that were never verified.
+fn trust_notes(md: &mut String, out: &OutputDir, checked: &CheckedTasks, game: &str) -> anyhow::Result<()> {
+    let damaged: Vec<&TaskProblem> = checked.damaged.iter().filter(|p| p.game == game).collect();
+    if !damaged.is_empty() {
+        writeln!(
+            md,
+            "**Left out**: {} task(s) changed on disk since they were written, or failed `gamesweep verify`; \
+             a plain `gamesweep run` of their config recomputes them: {}.\n",
+            damaged.len(),
+            damaged
+                .iter()
+                .map(|p| format!("{} ({})", code_span(&p.task), code_span(&p.why)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )?;
+    }
+    let never: Vec<&str> = checked
+        .intact
+        .iter()
+        .filter(|(g, task)| g == game && out.verification(g, task).is_none())
+        .map(|(_, task)| task.as_str())
+        .collect();
+    if !never.is_empty() {
+        writeln!(
+            md,
+            "**Never verified**: {} of the {} task(s) shown here have no `gamesweep verify` verdict yet; \
+             `gamesweep verify DIR` checks them.\n",
+            never.len(),
+            checked.intact.iter().filter(|(g, _)| g == game).count()
+        )?;
+    }
+    Ok(())
 }

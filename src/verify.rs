@@ -227,15 +227,23 @@ fn verify_all(
 ) -> anyhow::Result<Vec<(Outcome, Option<String>)>> {
     let progress = progress_bar(to_verify.len() as u64);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs.unwrap_or_else(rayon::current_num_threads)).build()?;
+    // Tasks that read other tasks' tables after all others: they rest on
+    // their inputs' verdicts of this run (`Inputs::input_verdict`).
+    let (first, then): (Vec<_>, Vec<_>) = to_verify.iter().partition(|(task, _)| task.inputs().is_empty());
     let verified = pool.install(|| {
-        to_verify
-            .par_iter()
-            .with_max_len(1)
-            .map(|(task, record)| {
-                progress.set_message(format!("{} {}", record.game, record.id));
-                let outcome = verify_task(out, *task, record);
-                progress.inc(1);
-                outcome
+        [first, then]
+            .iter()
+            .flat_map(|batch| {
+                batch
+                    .par_iter()
+                    .with_max_len(1)
+                    .map(|(task, record)| {
+                        progress.set_message(format!("{} {}", record.game, record.id));
+                        let outcome = verify_task(out, *task, record);
+                        progress.inc(1);
+                        outcome
+                    })
+                    .collect::<Vec<_>>()
             })
             .collect::<Vec<_>>()
     });
@@ -323,6 +331,10 @@ struct FinishedTasks<'a> {
 impl Inputs for FinishedTasks<'_> {
     fn input(&self, task: &str, table: &str) -> anyhow::Result<RecordBatch> {
         self.out.read_finished_table(self.game, &bounded_id(task), table).map_err(anyhow::Error::msg)
+    }
+
+    fn input_verdict(&self, task: &str) -> Option<Status> {
+        self.out.verification(self.game, &bounded_id(task)).map(|(status, _)| status)
     }
 }
 

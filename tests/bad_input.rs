@@ -45,6 +45,9 @@ fn bad_input_corpus_is_one_line_exit_2_and_harmless() {
     let hl_before = snapshot(&hl);
     let file = tmp.config("a-file", "not a directory");
     std::fs::create_dir_all(tmp.join("empty")).unwrap();
+    // An output directory whose scratch space `.tmp` is a plain file.
+    std::fs::create_dir_all(tmp.join("scratch-is-a-file")).unwrap();
+    std::fs::write(tmp.join("scratch-is-a-file/.tmp"), "not a directory").unwrap();
     let before = snapshot(&out);
     let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bad_inputs");
 
@@ -75,6 +78,7 @@ fn bad_input_corpus_is_one_line_exit_2_and_harmless() {
                     .replace("{hl}", hl.to_str().unwrap())
                     .replace("{file}", file.to_str().unwrap())
                     .replace("{empty}", tmp.join("empty").to_str().unwrap())
+                    .replace("{scratch-is-a-file}", tmp.join("scratch-is-a-file").to_str().unwrap())
                     .replace("{tmp}", tmp.path().to_str().unwrap())
             })
             .collect();
@@ -145,6 +149,7 @@ fn huge_inputs_are_refused_in_one_short_line() {
     let limit = std::time::Duration::from_secs(60);
     let key = "k".repeat(1 << 20);
     let pots: Vec<String> = (1..=1_000_000).map(|k| format!("\"{k}/100\"")).collect();
+    let goals: Vec<String> = (0..1_000_000).map(|k| format!("[{}, {}]", k / 1000, k % 1000)).collect();
     let cases = [
         ("a 1 MiB unknown key", format!("[risk]\n{key} = 1\n"), "unknown field"),
         // The duplicate check is O(n log n): pairwise it took minutes.
@@ -152,6 +157,11 @@ fn huge_inputs_are_refused_in_one_short_line() {
             "10^6 pots, one twice",
             format!("[fritzen]\ngoals = [[1, 1]]\npot = [{}, \"2/200\"]\n", pots.join(", ")),
             "duplicate value 0.01",
+        ),
+        (
+            "10^6 distinct goals",
+            format!("[fritzen]\ngoals = [{}]\n", goals.join(", ")),
+            "1000000 goals listed, at most 100000",
         ),
         (
             "100,000 parentheses",

@@ -138,3 +138,39 @@ fn verify_re_proves_claims_and_fails_a_forged_verdict_and_the_report_lists_them(
     assert!(text.contains("5 certified, 0 repaired, 1 failed"), "{text}");
     assert!(text.contains("failed claim-non_increasing-auto-n36-70: N = "), "{text}");
 }
+
+/// What a claim adds is still re-proven when verify rests on the solve task's
+/// verification: a claim's witness changed where the optimal face is not a
+/// point (N = 4), or a stored row changed where alpha* alone decides, fails
+/// that claim task alone.
+#[test]
+fn verify_fails_a_tampered_claim_proof_and_a_tampered_row() {
+    let tmp = TempDir::new("claims-tamper");
+    let out = sweep(&tmp, "out");
+    assert!(conjecture(&out, &[]).status.success());
+    // At N = 4 alpha_1 is the largest for some optimal alpha and not for others: two witnesses.
+    let largest = ["conjecture", out.to_str().unwrap(), "--name", "largest", "for j in 2..N-1: a[1] > a[j]"];
+    assert!(run(&largest).status.success());
+    let proof_part = out.join("higher_lower/conjecture_proofs/part-claim-largest-auto-n1-35.parquet");
+    assert!(claim_rows(&out, "largest")["conjecture_proofs/part-claim-largest-auto-n1-35.parquet"].num_rows() > 0);
+    rewrite_column(&proof_part, "coefficient", |column| {
+        let alpha = column.as_any().downcast_ref::<StringArray>().unwrap();
+        Arc::new(alpha.iter().map(|a| a.map(|_| "1/4")).collect::<StringArray>()) as ArrayRef
+    });
+    let verified = run(&["verify", out.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&verified.stdout).into_owned();
+    assert!(!verified.status.success());
+    assert!(text.contains("failed claim-largest-auto-n1-35: N = 4"), "{text}");
+    assert!(text.contains("7 certified, 0 repaired, 1 failed"), "{text}");
+
+    // Another claim's rows: `holds` flipped at every N, the verdicts kept.
+    let rows_part = out.join("higher_lower/conjectures/part-claim-non_increasing-auto-n36-70.parquet");
+    rewrite_column(&rows_part, "holds", |column| {
+        let holds = column.as_any().downcast_ref::<arrow::array::BooleanArray>().unwrap();
+        Arc::new(holds.iter().map(|h| h.map(|h| !h)).collect::<arrow::array::BooleanArray>()) as ArrayRef
+    });
+    let verified = run(&["verify", out.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&verified.stdout).into_owned();
+    assert!(text.contains("6 certified, 0 repaired, 2 failed"), "{text}");
+    assert!(text.contains("failed claim-non_increasing-auto-n36-70: N = 36"), "{text}");
+}

@@ -61,6 +61,13 @@ fn conforms(game: &dyn gamesweep::game::Game) {
     let ran = tables(&out, name);
     assert!(!ran.is_empty(), "{name}: no tables written");
 
+    // A report before `verify` says that what it shows was never verified.
+    let early = run(&["report", out.to_str().unwrap()]);
+    assert!(early.status.success(), "{name}: report failed: {}", stderr(&early));
+    let index = std::fs::read_to_string(out.join("report/index.md")).unwrap();
+    let never = format!("**Never verified**: {n} of the {n} task(s) shown here", n = ids.len());
+    assert!(index.contains(&never), "{name}: the report does not say its tasks were never verified");
+
     // Verify and report.
     let verify = run(&["verify", out.to_str().unwrap()]);
     let stdout = String::from_utf8_lossy(&verify.stdout);
@@ -69,7 +76,8 @@ fn conforms(game: &dyn gamesweep::game::Game) {
     assert!(stdout.contains(" 0 failed, 0 missing"), "{name}: {stdout}");
     let report = run(&["report", out.to_str().unwrap()]);
     assert!(report.status.success(), "{name}: report failed: {}", stderr(&report));
-    assert!(out.join("report/index.md").exists(), "{name}: no report");
+    let index = std::fs::read_to_string(out.join("report/index.md")).unwrap();
+    assert!(!index.contains("Never verified"), "{name}: verified, yet the report says never verified");
 
     // A rerun skips every task and changes no table.
     let before = tables(&out, name);

@@ -100,3 +100,70 @@ fn hostile_names_values_and_table_strings_add_no_markup_to_the_report() {
     let md = std::fs::read_to_string(hostile_dir.join("report/index.md")).unwrap();
     assert!(md.contains("\\<script\\>alert(2)\\</script\\>"), "{md}");
 }
+
+/// The text of every `<text>` element of an SVG, parsed as markup.
+fn svg_texts(svg: &str) -> Vec<String> {
+    let document = Html::parse_fragment(svg);
+    let text = scraper::Selector::parse("text").unwrap();
+    document.select(&text).map(|t| t.text().collect::<String>().trim().to_string()).collect()
+}
+
+#[test]
+fn svg_flag_writes_an_svg_with_the_labels_beside_every_png() {
+    let tmp = TempDir::new("svg");
+    let config = tmp.config(
+        "svg.toml",
+        "[higher_lower]\nn = { from = 1, to = 12 }\nmethods = [\"auto\"]\n\
+         [risk]\nvalue_iteration = { horizon = 50 }\nbattles = { attackers = 5, defenders = 5 }\n\
+         [cards]\nn = [6, 10]\ndistributions = [\"uniform-1-10\"]\nrows = 50\nseed = 1\n",
+    );
+    let out = tmp.join("out");
+    let ran = run(&["run", config.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(ran.status.success(), "{}", stderr(&ran));
+    let verified = run(&["verify", out.to_str().unwrap()]);
+    assert!(verified.status.success(), "{}", stderr(&verified));
+    let figures = out.join("report/figures");
+    let with_extension = |ext: &str| -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(&figures)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter_map(|f| f.strip_suffix(ext).map(str::to_string))
+            .collect();
+        names.sort();
+        names
+    };
+
+    let plain = run(&["report", out.to_str().unwrap()]);
+    assert!(plain.status.success(), "{}", stderr(&plain));
+    let pngs = with_extension(".png");
+    assert!(pngs.len() >= 4, "{pngs:?}");
+    assert!(with_extension(".svg").is_empty(), "an SVG without --svg");
+
+    let report = run(&["report", out.to_str().unwrap(), "--svg"]);
+    assert!(report.status.success(), "{}", stderr(&report));
+    assert_eq!(with_extension(".svg"), pngs, "one SVG per PNG");
+    for name in &pngs {
+        let svg = std::fs::read_to_string(figures.join(format!("{name}.svg"))).unwrap();
+        assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"), "{name}.svg");
+        let texts = svg_texts(&svg);
+        assert!(texts.len() > 5, "{name}.svg: {texts:?}");
+        for text in &texts {
+            let digits = text.trim_start_matches('-');
+            let zero = !digits.is_empty() && digits.bytes().all(|b| b == b'0' || b == b'.');
+            assert!(!(text.starts_with('-') && zero), "{name}.svg: label {text:?}");
+        }
+    }
+    // V(N) - lg N over N on a log2 axis, ticks 1, 2, 4, 8.
+    let value = svg_texts(&std::fs::read_to_string(figures.join("higher_lower_value.svg")).unwrap());
+    for label in ["1", "2", "4", "8", "N (keys, log scale)", "V(N) - lg N"] {
+        assert!(value.iter().any(|t| t == label), "{label:?} not in {value:?}");
+    }
+    // The effort figure's axes are both whole numbers (N, counts): no label has decimals.
+    let effort = svg_texts(&std::fs::read_to_string(figures.join("higher_lower_effort.svg")).unwrap());
+    let numbers: Vec<&String> = effort.iter().filter(|t| t.parse::<f64>().is_ok()).collect();
+    assert!(numbers.len() >= 4 && numbers.iter().all(|t| t.parse::<i64>().is_ok()), "{effort:?}");
+    // The HTML still shows the PNGs, and says that the SVGs exist.
+    let html = std::fs::read_to_string(out.join("report/index.html")).unwrap();
+    check_allowed(&html, "report with --svg");
+    assert!(html.contains("figures/higher_lower_value.png") && html.contains("SVG"));
+}

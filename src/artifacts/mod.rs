@@ -24,6 +24,7 @@ pub mod leases;
 pub mod manifest;
 pub mod parquet_io;
 pub mod steps;
+pub mod trust;
 
 use crate::error::UserError;
 use crate::game::{Dataset, Status, Table};
@@ -148,7 +149,17 @@ impl OutputDir {
         }
         std::fs::create_dir_all(root).map_err(|e| bad("cannot create", e))?;
         let dir = Self::at(root);
-        std::fs::create_dir_all(&dir.scratch).map_err(|e| bad("cannot write to", e))?;
+        let scratch_root = root.join(".tmp");
+        if scratch_root.exists() && !scratch_root.is_dir() {
+            return Err(UserError::new(format!(
+                "{}: exists and is not a directory; gamesweep keeps its scratch files there (remove it, or choose \
+                 another output directory with --out)",
+                scratch_root.display()
+            )));
+        }
+        std::fs::create_dir_all(&dir.scratch).map_err(|e| {
+            UserError::new(format!("{}: cannot create the scratch directory: {e}", dir.scratch.display()))
+        })?;
         dir.remove_stale_scratch();
         Ok(dir)
     }

@@ -7,6 +7,7 @@ use arrow::record_batch::RecordBatch;
 use parquet::arrow::ArrowWriter;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::basic::{Compression, ZstdLevel};
+use parquet::file::metadata::KeyValue;
 use parquet::file::properties::WriterProperties;
 use parquet::file::reader::ChunkReader;
 use std::path::Path;
@@ -16,6 +17,24 @@ use std::sync::Arc;
 /// shrink to about half of Snappy's size at a similar write speed.
 pub fn write_batch(writer: impl std::io::Write + Send, batch: &RecordBatch) -> anyhow::Result<()> {
     let props = WriterProperties::builder().set_compression(Compression::ZSTD(ZstdLevel::try_new(3)?)).build();
+    let mut writer = ArrowWriter::try_new(writer, batch.schema(), Some(props))?;
+    writer.write(batch)?;
+    writer.close()?;
+    Ok(())
+}
+
+/// As `write_batch`, with key-value metadata in the file's footer (an
+/// export's provenance).
+pub fn write_batch_with_metadata(
+    writer: impl std::io::Write + Send,
+    batch: &RecordBatch,
+    metadata: Vec<(String, String)>,
+) -> anyhow::Result<()> {
+    let metadata = metadata.into_iter().map(|(key, value)| KeyValue::new(key, value)).collect();
+    let props = WriterProperties::builder()
+        .set_compression(Compression::ZSTD(ZstdLevel::try_new(3)?))
+        .set_key_value_metadata(Some(metadata))
+        .build();
     let mut writer = ArrowWriter::try_new(writer, batch.schema(), Some(props))?;
     writer.write(batch)?;
     writer.close()?;

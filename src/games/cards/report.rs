@@ -5,7 +5,7 @@
 use crate::artifacts::columns::{Columns, TableBuilder};
 use crate::game::{Dataset, Figure, ReportSection};
 use crate::markdown::plain;
-use crate::plot::{Axes, Series, lines};
+use crate::plot::{Axis, Plot, Series};
 use crate::published;
 use arrow::record_batch::RecordBatch;
 use std::collections::BTreeMap;
@@ -215,16 +215,13 @@ fn figures(md: &mut String, pools: &Pools, report: &Published) -> anyhow::Result
         }
         let series: Vec<Series> = series.into_iter().map(|(label, points)| Series { label, points }).collect();
         let figure = Figure {
-            file: format!("cards_win_rates_{order}.png"),
-            png: lines(
-                &Axes {
-                    title: &format!("Win rate against the greedy opponent, {order}"),
-                    x: "N (cards)",
-                    y: "win rate",
-                },
-                &series,
-                false,
-            )?,
+            name: format!("cards_win_rates_{order}"),
+            plot: Plot::lines(
+                format!("Win rate against the greedy opponent, {order}"),
+                Axis::integer("N (cards)"),
+                Axis::real("win rate"),
+                series,
+            ),
         };
         md.push_str(&figure.markdown(&format!(
             "Win rates by row length, {order} (the report: {} for greedy, {} for its lookahead metric).",

@@ -8,6 +8,7 @@ use crate::error::UserError;
 use crate::game::check_task_count;
 use crate::grid::{Bounded, Described, Distinct, ExactGrid, Pair, check_exact_range};
 use serde::Deserialize;
+use std::collections::BTreeSet;
 
 /// Largest lambda or mu a config may ask for.
 pub const MAX_WEIGHT: u32 = 1000;
@@ -17,6 +18,9 @@ pub const MAX_POT: u32 = 10_000;
 /// setting as a sweep task (docs/benchmarks.md#benchmarks), this many take
 /// hours on 2 cores.
 const MAX_SETTINGS: u64 = 10_000_000;
+/// The most goals a section may list in `goals`: a longer list is a
+/// generated file, and the lambda x mu grid says the same in two lines.
+const MAX_LISTED_GOALS: usize = 100_000;
 /// The `[fritzen]` config section.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -193,9 +197,19 @@ fn goals(section: &Section, config: &FritzenConfig) -> Result<Vec<GoalPair>, Use
             return Err(section.invalid(&["mu"], "mu needs lambda as well (their grid is every pair)"));
         }
     }
+    let listed = config.goals.values().len();
+    if listed > MAX_LISTED_GOALS {
+        return Err(section.invalid(
+            &["goals"],
+            &format!("{listed} goals listed, at most {MAX_LISTED_GOALS} (a grid of goals: lambda and mu)"),
+        ));
+    }
+    // The listed pairs are distinct among themselves (`Distinct`); each is
+    // looked up among the grid's goals in a set, not a scan of the list.
+    let grid: BTreeSet<GoalPair> = goals.iter().cloned().collect();
     for pair in config.goals.values() {
         let goal = goal_pair(section, &["goals"], pair)?;
-        if goals.contains(&goal) {
+        if grid.contains(&goal) {
             return Err(section.invalid(
                 &["goals"],
                 &format!("goal {} is also in the lambda x mu grid; give each goal once", pair.described()),

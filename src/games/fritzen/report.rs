@@ -7,7 +7,7 @@ use crate::exact::{parse_pq, to_f64};
 use crate::game::{Dataset, Figure, ReportSection, Table};
 use crate::grid::parse_exact;
 use crate::markdown::plain;
-use crate::plot::{Axes, Bars, Series, bars, lines};
+use crate::plot::{Axis, Bars, Plot, Series};
 use crate::published;
 use arrow::record_batch::RecordBatch;
 use std::collections::BTreeMap;
@@ -414,16 +414,14 @@ fn simulation_figure(by_goal: &StreetPairs) -> anyhow::Result<Option<Figure>> {
         return Ok(None);
     }
     Ok(Some(Figure {
-        file: "fritzen_simulation.png".into(),
-        png: bars(
-            &Axes {
-                title: "Simulated games: mean penalty per turn (+- 1 SE)",
-                x: "(lambda, mu)",
-                y: "penalty per turn",
-            },
+        name: "fritzen_simulation".into(),
+        plot: Plot::bars(
+            "Simulated games: mean penalty per turn (± 1 SE)",
+            "(lambda, mu)",
+            Axis::real("penalty per turn"),
             &["own, no street", "own, street", "dealt, no street", "dealt, street"],
-            &groups,
-        )?,
+            groups,
+        ),
     }))
 }
 
@@ -540,16 +538,13 @@ fn thresholds(md: &mut String, data: &dyn Dataset, figures: &mut Vec<Figure>) ->
         })
         .collect();
     let figure = Figure {
-        file: "fritzen_thresholds.png".into(),
-        png: lines(
-            &Axes {
-                title: "First throws that go for the street, by street pot R",
-                x: "street pot R",
-                y: "first throws (of 462)",
-            },
-            &series,
-            false,
-        )?,
+        name: "fritzen_thresholds".into(),
+        plot: Plot::lines(
+            "First throws that go for the street, by street pot R",
+            Axis::real("street pot R"),
+            Axis::integer("first throws (of 462)"),
+            series,
+        ),
     };
     md.push_str(&figure.markdown("How many of the 462 first throws go for a street as the pot R grows, per goal (lambda, mu); the thesis fixed R = 12."));
     figures.push(figure);

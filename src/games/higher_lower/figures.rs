@@ -4,7 +4,7 @@
 
 use crate::artifacts::columns::Columns;
 use crate::game::{Dataset, Figure};
-use crate::plot::{Axes, Series, heatmap, lines};
+use crate::plot::{Axis, Plot, Series};
 use arrow::record_batch::RecordBatch;
 use std::collections::BTreeMap;
 
@@ -28,21 +28,22 @@ pub fn figures(
     Ok(out)
 }
 
-/// V(N) - lg N.
+/// V(N) - lg N against N on a log2 axis, where its wave repeats per doubling.
 fn value_figure(values: &RecordBatch, by_n: &BTreeMap<u32, usize>) -> anyhow::Result<(Figure, String)> {
     let value = values.f64s("value_f64")?;
     let v_minus_lg: Vec<(f64, f64)> =
         by_n.iter().map(|(&k, &r)| (f64::from(k), value.value(r) - f64::from(k).log2())).collect();
     Ok((
         Figure {
-            file: "higher_lower_value.png".into(),
-            png: lines(
-                &Axes { title: "V(N) - lg N", x: "N (keys)", y: "V(N) - lg N (guesses)" },
-                &[Series { label: "V(N) - lg N".into(), points: v_minus_lg }],
-                false,
-            )?,
+            name: "higher_lower_value".into(),
+            plot: Plot::lines(
+                "V(N) - lg N",
+                Axis::log2("N (keys, log scale)"),
+                Axis::real("V(N) - lg N (guesses)"),
+                vec![Series { label: "V(N) - lg N".into(), points: v_minus_lg }],
+            ),
         },
-        "The value of the guessing game minus lg N, per N.".into(),
+        "The value of the guessing game minus lg N, per N, on a log scale of N (ticks at powers of two).".into(),
     ))
 }
 
@@ -80,14 +81,14 @@ fn alice_figures(
         }
         out.push((
             Figure {
-                file: format!("higher_lower_alice_{limit}.png"),
-                png: heatmap(
-                    &Axes { title: &format!("Alice's optimal strategy, N <= {limit}: N * alpha_i"), x: "key i / N", y: "N" },
+                name: format!("higher_lower_alice_{limit}"),
+                plot: Plot::heatmap(
+                    format!("Alice's optimal strategy, N <= {limit}: N * alpha_i"),
+                    (Axis::real("key i / N"), Axis::integer("N")),
                     (COLUMNS, limit as usize),
-                    0.0..1.0,
-                    0.5..f64::from(limit) + 0.5,
-                    &cells,
-                )?,
+                    (0.0..1.0, 0.5..f64::from(limit) + 0.5),
+                    cells,
+                ),
             },
             format!("Alice's optimal distribution for every N up to {limit} (thesis figure {figure}); colour N * alpha_i, 1 = uniform."),
         ));
@@ -99,12 +100,13 @@ fn alice_figures(
             .collect();
         out.push((
             Figure {
-                file: "higher_lower_alice_253.png".into(),
-                png: lines(
-                    &Axes { title: "Alice's optimal strategy for N = 253", x: "key i", y: "alpha_i" },
-                    &[Series { label: "N = 253".into(), points }],
-                    false,
-                )?,
+                name: "higher_lower_alice_253".into(),
+                plot: Plot::lines(
+                    "Alice's optimal strategy for N = 253",
+                    Axis::integer("key i"),
+                    Axis::real("alpha_i"),
+                    vec![Series { label: "N = 253".into(), points }],
+                ),
             },
             "Alice's optimal distribution for N = 253 (thesis figure 3.4).".into(),
         ));
@@ -131,8 +133,13 @@ fn effort_figure(values: &RecordBatch) -> anyhow::Result<(Figure, String)> {
     }
     Ok((
         Figure {
-            file: "higher_lower_effort.png".into(),
-            png: lines(&Axes { title: "Solver effort per N and method", x: "N", y: "count" }, &series, true)?,
+            name: "higher_lower_effort".into(),
+            plot: Plot::lines(
+                "Solver effort per N and method",
+                Axis::integer("N"),
+                Axis::log10("count (log scale)"),
+                series,
+            ),
         },
         "Simplex pivots and pricing rounds per N and method (thesis figure 3.5).".into(),
     ))
@@ -175,16 +182,13 @@ fn bounds_figure(
         .collect();
     Ok(Some((
         Figure {
-            file: "higher_lower_bounds_100.png".into(),
-            png: lines(
-                &Axes {
-                    title: "Bounds on V(100) during the solve (clipped to V +- 0.5)",
-                    x: "pricing round",
-                    y: "bound",
-                },
-                &series,
-                false,
-            )?,
+            name: "higher_lower_bounds_100".into(),
+            plot: Plot::lines(
+                "Bounds on V(100) during the solve (clipped to V ± 0.5)",
+                Axis::integer("pricing round"),
+                Axis::real("bound"),
+                series,
+            ),
         },
         "Upper (restricted master) and lower (best pricing) bounds on V(100) per round (thesis figure 3.6).".into(),
     )))

@@ -24,6 +24,7 @@ mod figures;
 pub mod height_limit;
 pub mod hull;
 pub mod mixture;
+pub mod oeis;
 mod pipeline;
 pub mod pricing;
 mod report;

@@ -9,6 +9,7 @@
 //! from alpha or its `height_proofs` row. No solver state is reused; the
 //! `face_cuts` rows (a cache for later claims) need only be trees of N keys.
 
+use super::claims::meaning::Inequality;
 use super::claims::{self, AtN, Claim};
 use super::exact_stage::certificate::certify;
 use super::face::polytope::AliceFace;
@@ -22,7 +23,7 @@ use super::task::ClaimTask;
 use super::tree::Tree;
 use crate::artifacts::columns::Columns;
 use crate::exact::{Rational, parse_pq};
-use crate::game::{StoredTask, Verdict};
+use crate::game::{Status, StoredTask, Verdict};
 use crate::keys::exact_keys;
 use anyhow::anyhow;
 use arrow::array::{Array, ListArray, UInt8Array, UInt32Array};
@@ -397,11 +398,15 @@ pub(super) fn ranges(ns: &[u32]) -> String {
     format!(" (N = {})", parts.join(", "))
 }
 
-/// Re-proves a claim task's rows from its source's stored strategies
-/// alone: the rows are exactly the task's N, each recomputed on the
-/// source's alpha, each verdict re-proven from the stored proofs over the
-/// face rebuilt from the source's V and Bob's mixture (the strategies
-/// certified again first). The source's face cache is not used.
+/// Re-proves what a claim task adds to its source solve task: the rows are
+/// exactly the task's N, each recomputed on the source's alpha, each verdict
+/// re-proven from the stored proofs. It rests on the source's own
+/// verification, of this `verify` run (inputs are verified first): the
+/// strategies certified, the face's dimension re-derived, the parts intact.
+/// Where that dimension is 0, alpha* is Alice's only optimal strategy and
+/// decides the claim alone; elsewhere the face is rebuilt from the source's
+/// V and Bob's mixture and the proofs are checked over it. The source's face
+/// cache is not used.
 pub fn verify_claim(task: &ClaimTask, stored: &StoredTask) -> anyhow::Result<Verdict> {
     match check_claim_task(task, stored) {
         Ok(summary) => Ok(Verdict::certified(summary)),
@@ -432,6 +437,11 @@ fn check_claim_task(task: &ClaimTask, stored: &StoredTask) -> Result<String, Str
     let n_of = batch_ns(rows).map_err(error)?;
     exact_keys("conjectures", n_of, task.ns.iter().map(|&n| n as u32), |n| format!("N = {n}"))?;
     let source = task.source_id();
+    match stored.inputs.input_verdict(&source) {
+        Some(Status::Certified | Status::Repaired) => {}
+        Some(Status::Failed) => return Err(format!("the solved task {source} failed its verification")),
+        None => return Err(format!("the solved task {source} has no verification to rest on")),
+    }
     let input =
         |table: &str| stored.inputs.input(&source, table).map_err(|e| format!("the solved task {source}: {e:#}"));
     let mixtures = [&input("bob")?, &input("face_mixture")?];
@@ -457,10 +467,10 @@ fn check_claim_task(task: &ClaimTask, stored: &StoredTask) -> Result<String, Str
                     Ok(())
                 }
             }
-            AtN::Applies(_) => certify(&solution.value, &solution.alpha, &solution.bob)
-                .and_then(|_| solution.hull_mixture().holds(&solution.value, solution.alpha.len()))
-                .map_err(|why| format!("the solved strategies do not certify: {why}"))
-                .and_then(|_| AliceFace::new(&solution.value, &solution.alpha, solution.hull_mixture()))
+            AtN::Applies(inequalities) if solution.face_dimension == 0 => {
+                check_on_the_only_alpha(&task.claim, &inequalities, &solution.alpha, &at_n, &mut proofs)
+            }
+            AtN::Applies(_) => AliceFace::new(&solution.value, &solution.alpha, solution.hull_mixture())
                 .and_then(|face| check_claims(&face, claims, &at_n, &mut proofs)),
         };
         checked.map_err(|why| format!("N = {n}: {why}"))?;
@@ -471,6 +481,31 @@ fn check_claim_task(task: &ClaimTask, stored: &StoredTask) -> Result<String, Str
     }
     let counts: Vec<String> = verdicts.iter().map(|(v, ns)| format!("{v}{}", ranges(ns))).collect();
     Ok(format!("claim {name}: every verdict re-proven; {}", counts.join("; ")))
+}
+
+/// A claim's row at an N where alpha* is Alice's only optimal strategy (the
+/// source's verification proved the face's dimension 0): the verdict is
+/// whether alpha* satisfies every inequality, and there are no proofs.
+fn check_on_the_only_alpha(
+    claim: &Claim,
+    inequalities: &[Inequality],
+    alpha: &[Rational],
+    rows: &[ConjectureRow],
+    proofs: &mut proofs::StoredProofs,
+) -> Result<(), String> {
+    let verdict = if inequalities.iter().all(|i| i.holds(alpha)) {
+        ClaimVerdict::HoldsForEvery
+    } else {
+        ClaimVerdict::FailsForEvery
+    };
+    let [row] = rows else { return Err(format!("{} conjecture rows for one claim", rows.len())) };
+    if *row != conjecture_row(row.n, &row.method, claim, alpha, verdict) {
+        return Err(format!("{}: the stored row disagrees with the claim decided on the only optimal alpha", row.name));
+    }
+    match proofs.remove(&(row.n, row.name.clone())) {
+        Some(stored) if !stored.is_empty() => Err(format!("{}: proofs beside the only optimal alpha", row.name)),
+        _ => Ok(()),
+    }
 }
 
 /// The `n` column of a table as a list.

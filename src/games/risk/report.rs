@@ -5,7 +5,7 @@
 use crate::artifacts::columns::Columns;
 use crate::game::{Dataset, Figure};
 use crate::markdown::{code_span, plain};
-use crate::plot::{Axes, Series, heatmap, lines};
+use crate::plot::{Axis, Plot, Series};
 use crate::published;
 use crate::report::verification_summary;
 use arrow::record_batch::RecordBatch;
@@ -64,16 +64,13 @@ fn convergence_figure(t: &RecordBatch) -> anyhow::Result<Figure> {
         },
     ];
     Ok(Figure {
-        file: "risk_convergence.png".into(),
-        png: lines(
-            &Axes {
-                title: &format!("Value iteration, horizon {longest}"),
-                x: "n (armies committed)",
-                y: "loss per army",
-            },
-            &series,
-            false,
-        )?,
+        name: "risk_convergence".into(),
+        plot: Plot::lines(
+            format!("Value iteration, horizon {longest}"),
+            Axis::integer("n (armies committed)"),
+            Axis::real("loss per army"),
+            series,
+        ),
     })
 }
 
@@ -90,14 +87,14 @@ fn battles_figure(t: &RecordBatch) -> anyhow::Result<Option<Figure>> {
         return Ok(None);
     }
     Ok(Some(Figure {
-        file: "risk_battles.png".into(),
-        png: heatmap(
-            &Axes { title: "P(attacker conquers), defender optimal", x: "defending armies D", y: "attacking armies A" },
+        name: "risk_battles".into(),
+        plot: Plot::heatmap(
+            "P(attacker conquers), defender optimal",
+            (Axis::integer("defending armies D"), Axis::integer("attacking armies A")),
             (SIZE as usize, SIZE as usize),
-            0.5..f64::from(SIZE) + 0.5,
-            0.5..f64::from(SIZE) + 0.5,
-            &cells,
-        )?,
+            (0.5..f64::from(SIZE) + 0.5, 0.5..f64::from(SIZE) + 0.5),
+            cells,
+        ),
     }))
 }
 
