@@ -49,7 +49,8 @@ pub fn run(task: &ClaimTask, context: &dyn TaskContext) -> anyhow::Result<Vec<Ta
         Default::default()
     });
     let mixtures = [&input("bob")?, &input("face_mixture")?];
-    let source = Source { solutions: stored::solutions(&input("values")?, &input("alice")?, mixtures)?, cuts, boxes };
+    let solutions = stored::solutions(&input("values")?, &input("alice")?, Some(mixtures))?;
+    let source = Source { solutions, cuts, boxes };
     let mut per_n: BTreeMap<usize, BTreeMap<String, RecordBatch>> = BTreeMap::new();
     let mut todo = Vec::new();
     for &n in &task.ns {

@@ -38,15 +38,24 @@ impl Solution {
     }
 }
 
-/// The stored solutions by N, from the `values`, `alice`, `bob` and `face_mixture` tables.
+/// The stored solutions by N, from the `values`, `alice`, `bob` and
+/// `face_mixture` tables; without the last two (`None`), V and alpha alone,
+/// Bob's mixtures left empty (the most costly rows to read, which a reader
+/// that decides from alpha* alone does not need).
 pub fn solutions(
     values: &RecordBatch,
     alice: &RecordBatch,
-    [bob, face_mixture]: [&RecordBatch; 2],
+    mixtures: Option<[&RecordBatch; 2]>,
 ) -> anyhow::Result<BTreeMap<u32, Solution>> {
     let mut alphas = read_alphas(alice)?;
-    let mut mixtures = read_mixtures(bob)?.map_err(|why| anyhow!(why))?;
-    let mut face_mixtures = read_mixtures(face_mixture)?.map_err(|why| anyhow!(why))?;
+    let (mut mixtures, mut face_mixtures) = match mixtures {
+        Some([bob, face_mixture]) => (
+            read_mixtures(bob)?.map_err(|why| anyhow!(why))?,
+            read_mixtures(face_mixture)?.map_err(|why| anyhow!(why))?,
+        ),
+        None => (Mixtures::new(), Mixtures::new()),
+    };
+    let with_mixtures = !mixtures.is_empty();
     let (n, value, dimension) = (values.u32s("n")?, values.strs("value")?, values.u32s("face_dimension")?);
     let mut solutions = BTreeMap::new();
     for r in 0..values.num_rows() {
@@ -57,7 +66,11 @@ pub fn solutions(
             alpha.iter().enumerate().all(|(k, (i, _))| *i as usize == k + 1) && alpha.len() == n as usize,
             "alice: N = {n} has not exactly the keys 1..=N"
         );
-        let bob = mixtures.remove(&n).ok_or_else(|| anyhow!("bob: no trees for N = {n}"))?;
+        let bob = match mixtures.remove(&n) {
+            Some(bob) => bob,
+            None if with_mixtures => anyhow::bail!("bob: no trees for N = {n}"),
+            None => Mixture::default(),
+        };
         let alpha = alpha.into_iter().map(|(_, p)| p).collect();
         let face_dimension = dimension.value(r);
         let face_mixture = face_mixtures.remove(&n);

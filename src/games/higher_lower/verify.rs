@@ -444,8 +444,20 @@ fn check_claim_task(task: &ClaimTask, stored: &StoredTask) -> Result<String, Str
     }
     let input =
         |table: &str| stored.inputs.input(&source, table).map_err(|e| format!("the solved task {source}: {e:#}"));
-    let mixtures = [&input("bob")?, &input("face_mixture")?];
-    let solutions = stored::solutions(&input("values")?, &input("alice")?, mixtures).map_err(error)?;
+    let values = input("values")?;
+    // Bob's mixtures only where a face is rebuilt: an N where the claim
+    // applies and alpha* is not Alice's only optimal strategy.
+    let dimensions: BTreeMap<u32, u32> = {
+        let (n, dimension) = (values.u32s("n").map_err(error)?, values.u32s("face_dimension").map_err(error)?);
+        (0..values.num_rows()).map(|r| (n.value(r), dimension.value(r))).collect()
+    };
+    let faces = task
+        .ns
+        .iter()
+        .any(|&n| dimensions.get(&(n as u32)).is_some_and(|&d| d > 0) && matches!(task.claim.at(n), AtN::Applies(_)));
+    let mixtures = if faces { Some([input("bob")?, input("face_mixture")?]) } else { None };
+    let mixtures = mixtures.as_ref().map(|[bob, face_mixture]| [bob, face_mixture]);
+    let solutions = stored::solutions(&values, &input("alice")?, mixtures).map_err(error)?;
     let mut by_n = read_conjectures(rows).map_err(error)?;
     let mut proofs = proofs::read(proof_rows, trees).map_err(error)?;
     let claims = std::slice::from_ref(&task.claim);
