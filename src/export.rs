@@ -15,6 +15,7 @@ use arrow::array::{ArrayRef, StringArray, UInt64Array};
 use arrow::compute::{SortColumn, lexsort_to_indices, take};
 use arrow::datatypes::{DataType, Field, Schema};
 use arrow::record_batch::RecordBatch;
+use arrow::row::{RowConverter, SortField};
 use arrow::util::display::{ArrayFormatter, FormatOptions};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -97,13 +98,14 @@ pub fn classify(out: &OutputDir, games: &[&str], unchecked: Unchecked) -> anyhow
     Ok(all)
 }
 
-/// The checked rows of one table: the parts of `tasks` (checked tasks),
-/// concatenated and sorted by key. A part its task's marker records with a
+/// The checked rows of one table as batches in key order: the parts of
+/// `tasks` (checked tasks), each sorted by key and put in the order of their
+/// first rows, or, where the parts' key ranges overlap, sorted as one. A part its task's marker records with a
 /// checksum is read only if it is still that part; the others (the
 /// verification row and findings `verify` wrote after the marker, and parts
 /// of markers from before checksums, whose row counts `trust` checked) are
 /// read as they are.
-pub fn checked_rows(out: &OutputDir, game: &str, table: &str, tasks: &[&String]) -> anyhow::Result<RecordBatch> {
+pub fn checked_rows(out: &OutputDir, game: &str, table: &str, tasks: &[&String]) -> anyhow::Result<Vec<RecordBatch>> {
     let mut batches = Vec::new();
     for task in tasks {
         let record = out.marker(game, task).map_err(anyhow::Error::msg)?;
@@ -113,10 +115,45 @@ pub fn checked_rows(out: &OutputDir, game: &str, table: &str, tasks: &[&String])
         } else {
             out.read_table(game, table, task)?
         };
-        batches.push(batch);
+        batches.push(sorted_by_key(batch)?);
     }
-    let schema = batches.first().map(RecordBatch::schema).context("no parts")?;
-    sorted_by_key(arrow::compute::concat_batches(&schema, &batches)?)
+    in_key_order(batches)
+}
+
+/// Sorted parts in the order of their first rows, kept apart (a table's
+/// parts are disjoint ranges of its key, N by chunks, so no copy of the
+/// whole table is made); parts whose key ranges overlap are sorted as one.
+fn in_key_order(parts: Vec<RecordBatch>) -> anyhow::Result<Vec<RecordBatch>> {
+    let schema = parts.first().map(RecordBatch::schema).context("no parts")?;
+    let keys: Vec<usize> = (0..schema.fields().len()).filter(|&i| is_key(schema.field(i).data_type())).collect();
+    let fields = keys.iter().map(|&i| SortField::new(schema.field(i).data_type().clone())).collect();
+    let converter = RowConverter::new(fields)?;
+    let ends = |batch: &RecordBatch| -> anyhow::Result<Option<(Vec<u8>, Vec<u8>)>> {
+        let n = batch.num_rows();
+        if n == 0 {
+            return Ok(None);
+        }
+        let columns: Vec<ArrayRef> = keys.iter().map(|&i| batch.column(i).clone()).collect();
+        let rows = converter.convert_columns(&columns)?;
+        Ok(Some((rows.row(0).as_ref().to_vec(), rows.row(n - 1).as_ref().to_vec())))
+    };
+    let mut ranged = Vec::new();
+    for part in parts {
+        if let Some(range) = ends(&part)? {
+            ranged.push((range, part));
+        }
+    }
+    ranged.sort_by(|a, b| a.0.0.cmp(&b.0.0));
+    if ranged.windows(2).all(|pair| pair[0].0.1 < pair[1].0.0) {
+        return Ok(ranged.into_iter().map(|(_, part)| part).collect());
+    }
+    let parts: Vec<RecordBatch> = ranged.into_iter().map(|(_, part)| part).collect();
+    Ok(vec![sorted_by_key(arrow::compute::concat_batches(&schema, &parts)?)?])
+}
+
+/// Whether a column orders rows (every column but lists: trees' depths).
+fn is_key(data_type: &DataType) -> bool {
+    !matches!(data_type, DataType::List(_) | DataType::LargeList(_))
 }
 
 /// The rows sorted by every column that has an order, in schema order: the
@@ -126,7 +163,7 @@ fn sorted_by_key(batch: RecordBatch) -> anyhow::Result<RecordBatch> {
     let keys: Vec<SortColumn> = batch
         .columns()
         .iter()
-        .filter(|c| !matches!(c.data_type(), DataType::List(_) | DataType::LargeList(_)))
+        .filter(|c| is_key(c.data_type()))
         .map(|c| SortColumn { values: c.clone(), options: None })
         .collect();
     if keys.is_empty() || batch.num_rows() < 2 {
@@ -171,7 +208,7 @@ impl Provenance {
 }
 
 /// The provenance of one exported table.
-fn provenance(out: &OutputDir, tasks: &GameTasks, table: &str, batch: &RecordBatch) -> anyhow::Result<Provenance> {
+fn provenance(out: &OutputDir, tasks: &GameTasks, table: &str, batches: &[RecordBatch]) -> anyhow::Result<Provenance> {
     let stored: BTreeMap<String, String> = out
         .configs()?
         .into_iter()
@@ -197,7 +234,7 @@ fn provenance(out: &OutputDir, tasks: &GameTasks, table: &str, batch: &RecordBat
         source: out.root().display().to_string(),
         game: tasks.game.clone(),
         table: table.into(),
-        rows: batch.num_rows(),
+        rows: batches.iter().map(RecordBatch::num_rows).sum(),
         tasks: tasks.checked.len(),
         configs,
         verified_unix,
@@ -254,9 +291,9 @@ pub fn export(
     for (tasks, table, included) in plan {
         bar.set_message(format!("{}/{table}", tasks.game));
         if !included.is_empty() {
-            let batch = checked_rows(&out, &tasks.game, &table, &included)?;
-            let provenance = provenance(&out, tasks, &table, &batch)?;
-            files.extend(write_table(dest, &tasks.game, &table, &batch, &provenance, format)?);
+            let batches = checked_rows(&out, &tasks.game, &table, &included)?;
+            let provenance = provenance(&out, tasks, &table, &batches)?;
+            files.extend(write_table(dest, &tasks.game, &table, &batches, &provenance, format)?);
         }
         bar.inc(1);
     }
@@ -269,7 +306,7 @@ fn write_table(
     dest: &Path,
     game: &str,
     table: &str,
-    batch: &RecordBatch,
+    batches: &[RecordBatch],
     provenance: &Provenance,
     format: Format,
 ) -> anyhow::Result<Vec<(PathBuf, u64)>> {
@@ -277,11 +314,11 @@ fn write_table(
     match format {
         Format::Parquet => {
             let mut bytes = Vec::new();
-            parquet_io::write_batch_with_metadata(&mut bytes, batch, provenance.key_values()?)?;
+            parquet_io::write_batches_with_metadata(&mut bytes, batches, provenance.key_values()?)?;
             Ok(vec![write_file(&base.join(format!("{table}.parquet")), &bytes)?])
         }
         Format::Csv => {
-            let csv = write_file(&base.join(format!("{table}.csv")), &csv_bytes(batch)?)?;
+            let csv = write_file(&base.join(format!("{table}.csv")), &csv_bytes(batches)?)?;
             let json = serde_json::to_vec_pretty(provenance)?;
             Ok(vec![csv, write_file(&base.join(format!("{table}.csv.json")), &json)?])
         }
@@ -290,7 +327,18 @@ fn write_table(
 }
 
 /// The table as CSV with a header; list columns (trees' depths) as "[2, 1, 2]".
-fn csv_bytes(batch: &RecordBatch) -> anyhow::Result<Vec<u8>> {
+fn csv_bytes(batches: &[RecordBatch]) -> anyhow::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    let mut writer = arrow::csv::WriterBuilder::new().with_header(true).build(&mut bytes);
+    for batch in batches {
+        writer.write(&flattened(batch)?)?;
+    }
+    drop(writer);
+    Ok(bytes)
+}
+
+/// The batch with its list columns as text, for CSV.
+fn flattened(batch: &RecordBatch) -> anyhow::Result<RecordBatch> {
     let mut fields = Vec::new();
     let mut columns: Vec<ArrayRef> = Vec::new();
     for (field, column) in batch.schema().fields().iter().zip(batch.columns()) {
@@ -304,12 +352,7 @@ fn csv_bytes(batch: &RecordBatch) -> anyhow::Result<Vec<u8>> {
             fields.push(field.as_ref().clone());
         }
     }
-    let flat = RecordBatch::try_new(Arc::new(Schema::new(fields)), columns)?;
-    let mut bytes = Vec::new();
-    let mut writer = arrow::csv::WriterBuilder::new().with_header(true).build(&mut bytes);
-    writer.write(&flat)?;
-    drop(writer);
-    Ok(bytes)
+    Ok(RecordBatch::try_new(Arc::new(Schema::new(fields)), columns)?)
 }
 
 /// Writes `bytes` to `path` atomically (a hidden file beside it, fsynced,

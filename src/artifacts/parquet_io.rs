@@ -23,20 +23,28 @@ pub fn write_batch(writer: impl std::io::Write + Send, batch: &RecordBatch) -> a
     Ok(())
 }
 
-/// As `write_batch`, with key-value metadata in the file's footer (an
-/// export's provenance).
-pub fn write_batch_with_metadata(
+/// Rows per row group of an export: a large table is encoded a row group at
+/// a time, not held whole beside its encoding.
+const EXPORT_ROW_GROUP: usize = 64 * 1024;
+
+/// Batches of one schema in one file, as `write_batch` does, with key-value
+/// metadata in the file's footer (an export's provenance).
+pub fn write_batches_with_metadata(
     writer: impl std::io::Write + Send,
-    batch: &RecordBatch,
+    batches: &[RecordBatch],
     metadata: Vec<(String, String)>,
 ) -> anyhow::Result<()> {
+    let schema = batches.first().map(RecordBatch::schema).context("no batches")?;
     let metadata = metadata.into_iter().map(|(key, value)| KeyValue::new(key, value)).collect();
     let props = WriterProperties::builder()
         .set_compression(Compression::ZSTD(ZstdLevel::try_new(3)?))
+        .set_max_row_group_row_count(Some(EXPORT_ROW_GROUP))
         .set_key_value_metadata(Some(metadata))
         .build();
-    let mut writer = ArrowWriter::try_new(writer, batch.schema(), Some(props))?;
-    writer.write(batch)?;
+    let mut writer = ArrowWriter::try_new(writer, schema, Some(props))?;
+    for batch in batches {
+        writer.write(batch)?;
+    }
     writer.close()?;
     Ok(())
 }

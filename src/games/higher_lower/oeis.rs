@@ -34,7 +34,10 @@ pub fn write(dir: &Path, dest: &Path, unchecked: Unchecked) -> anyhow::Result<BF
         tasks.checked.iter().filter(|t| parts.iter().any(|(table, task)| table == "values" && task == *t)).collect()
     };
     anyhow::ensure!(!with_values.is_empty(), "no checked higher-lower values in this directory");
-    let values = exact_values(&checked_rows(&out, GAME, "values", &with_values)?)?;
+    let mut values = BTreeMap::new();
+    for batch in checked_rows(&out, GAME, "values", &with_values)? {
+        exact_values(&batch, &mut values)?;
+    }
     let last = (1..).take_while(|n| values.contains_key(n)).last().unwrap_or(0);
     anyhow::ensure!(last > 0, "N = 1 has no checked value");
     let mut files = Vec::new();
@@ -62,11 +65,13 @@ impl Part {
     }
 }
 
-/// V(N) by N as reduced (numerator, denominator) digits; the rows of
+/// Adds V(N) by N as reduced (numerator, denominator) digits; the rows of
 /// several methods at one N must agree.
-fn exact_values(values: &arrow::record_batch::RecordBatch) -> anyhow::Result<BTreeMap<u32, (String, String)>> {
+fn exact_values(
+    values: &arrow::record_batch::RecordBatch,
+    by_n: &mut BTreeMap<u32, (String, String)>,
+) -> anyhow::Result<()> {
     let (n, value) = (values.u32s("n")?, values.strs("value")?);
-    let mut by_n: BTreeMap<u32, (String, String)> = BTreeMap::new();
     for r in 0..values.num_rows() {
         let text = value.value(r);
         let exact = parse_canonical_pq(text).map_err(|e| anyhow::anyhow!("values: N = {}: {e}", n.value(r)))?;
@@ -78,5 +83,5 @@ fn exact_values(values: &arrow::record_batch::RecordBatch) -> anyhow::Result<BTr
             anyhow::bail!("values: N = {}: two methods disagree ({}/{} and {text})", n.value(r), other.0, other.1);
         }
     }
-    Ok(by_n)
+    Ok(())
 }
