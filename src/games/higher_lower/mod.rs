@@ -14,6 +14,7 @@
 //! stored solutions (from a config's `conjectures`, or `gamesweep conjecture`,
 //! `conjecture_command`). `verify` re-derives both kinds from their rows.
 
+mod chain_eta;
 mod claim_task;
 pub mod claims;
 mod config;

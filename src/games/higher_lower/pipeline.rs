@@ -5,6 +5,7 @@
 //! -> a checkpoint step, which also holds `warm_start`, the one row of N's
 //! solution that N + 1 starts from (a table only checkpoints hold).
 
+use super::chain_eta::ChainEta;
 use super::exact_stage::exact_stage;
 use super::face::face_stage;
 use super::solve::{FloatSolution, Method, SolveOptions, solve};
@@ -37,6 +38,7 @@ pub fn solve_in_order(
     // N - 1's height-limited alpha, where it had one: the first try for N's Table 3.1 bound.
     let mut previous_height: Option<Vec<Rational>> = None;
     let mut per_n = Vec::with_capacity(ns.len());
+    let mut eta = ChainEta::default();
     for (k, &n) in ns.iter().enumerate() {
         let step = format!("n{n:04}");
         let of = format!("{} of {} N", k + 1, ns.len());
@@ -74,11 +76,15 @@ pub fn solve_in_order(
                     .iter()
                     .filter_map(|d| d.why.as_ref().map(|why| format!("; {} undecided: {why}", d.name)))
                     .collect();
+                if float.warm_started {
+                    eta.record_warm(n, float.seconds + exact.seconds + face.seconds);
+                }
                 context.progress(&format!(
-                    "N = {n} certified ({:.1} s + {:.1} s exact + {:.1} s face), {of}{}",
+                    "N = {n} certified ({:.1} s + {:.1} s exact + {:.1} s face), {of}{}{}",
                     float.seconds,
                     exact.seconds,
                     face.seconds,
+                    eta.note(&ns[k + 1..]),
                     undecided.concat()
                 ));
                 let warm_start = warm_start(&float)?;
