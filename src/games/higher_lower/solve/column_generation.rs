@@ -57,6 +57,9 @@ pub struct Ending {
     pub master_tolerance: f64,
     pub polishes: u32,
     pub end_rounds: u32,
+    /// Consecutive fully solved rounds whose improving trees were all in
+    /// the master already (`stopping::STALLED_ROUNDS`).
+    pub rounds_without_new: u32,
 }
 
 impl<'o> ColumnGeneration<'o> {

@@ -27,6 +27,12 @@ const LOOSE_MASTER_MAX: f64 = 1e-3;
 /// pivots. A solve that converges moves its centre every few rounds once its
 /// gap is that small, and cold starts stall for long only while their gap
 /// is still wide.
+///
+/// The same count ends a solve whose fully solved master already holds every
+/// tree its rounds price, round after round: at m ~ 1000 the master's own
+/// optimality tolerance is above the trees' gains (rounding noise), so
+/// nothing enters and nothing moves, and with the box in place the centre's
+/// count of unmoved rounds never reaches the stalled-tail rule's.
 const STALLED_ROUNDS: u32 = 30;
 
 /// Polishes of the final basis (`RestrictedMaster::polish`) before the exact
@@ -48,10 +54,12 @@ impl ColumnGeneration<'_> {
     /// the final optimum when the solve ends.
     pub fn after(&mut self, round: Round) -> Option<Optimum> {
         let Round { optimum, upper, mut entering, near_misses } = round;
-        if self.stalled(upper) {
-            // The bounds agree and the centre is stuck: the tail is the master's noise.
+        if self.stalled(upper) || self.ending.rounds_without_new >= STALLED_ROUNDS {
+            // The bounds agree and the centre is stuck, or every tree priced is
+            // in the fully solved master already: the tail is the master's noise.
             entering.clear();
         }
+        let solved_fully = self.ending.master_tolerance == 0.0;
         if entering.is_empty() || self.capped() {
             return self.ends_here(&entering, near_misses).then_some(optimum);
         }
@@ -66,6 +74,9 @@ impl ColumnGeneration<'_> {
                 self.dual_box.widen();
             }
             self.ending.master_tolerance = 0.0;
+            self.ending.rounds_without_new += u32::from(solved_fully);
+        } else {
+            self.ending.rounds_without_new = 0;
         }
         self.dual_box.widen_if_stuck(&mut self.core.centre);
         None
@@ -114,5 +125,33 @@ impl ColumnGeneration<'_> {
             return false;
         }
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::higher_lower::solve::options::SolveOptions;
+
+    /// Rounds whose improving trees the fully solved master holds already
+    /// (as at m ~ 1000, where their gains are its rounding noise) end the
+    /// solve after `STALLED_ROUNDS` of them, though the bounds are far apart.
+    #[test]
+    fn a_master_that_holds_every_priced_tree_ends_the_solve() {
+        let options = SolveOptions::new(Method::Auto, 1e-10, 1_000_000);
+        let mut solve = ColumnGeneration::start(40, &options, None);
+        let held: Vec<Tree> = solve.core.columns.trees.iter().take(3).cloned().collect();
+        for k in 0..200 {
+            let mut round = solve.round();
+            if round.upper - solve.core.centre.lower <= 1e-10 * round.upper {
+                panic!("the bounds met at round {k}: the test needs them apart");
+            }
+            round.entering = held.clone();
+            if solve.after(round).is_some() {
+                assert!(k >= STALLED_ROUNDS as usize, "ended after {k} rounds");
+                return;
+            }
+        }
+        panic!("the solve did not end");
     }
 }
