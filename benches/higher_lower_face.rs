@@ -30,7 +30,7 @@ use gamesweep::games::higher_lower::exact_stage::exact_stage;
 use gamesweep::games::higher_lower::face::polytope::AliceFace;
 use gamesweep::games::higher_lower::face::verdicts::{decide_all, decide_claim};
 use gamesweep::games::higher_lower::face::{FaceOutcome, face_stage};
-use gamesweep::games::higher_lower::height_limit::tallest_tree_at_least;
+use gamesweep::games::higher_lower::height_limit::{HeightHints, tallest_tree_at_least};
 use gamesweep::games::higher_lower::mixture::Mixture;
 use gamesweep::games::higher_lower::solve::{Method, SolveOptions, solve};
 use gamesweep::games::higher_lower::tree::Tree;
@@ -49,6 +49,8 @@ struct Stored {
     wider: Option<Mixture>,
     /// The height-limited game's alpha that proved Table 3.1's bound (`height_proofs`), if any.
     height_proof: Option<Vec<Rational>>,
+    /// The trees the float solve priced, where the directory holds its checkpoint-only `warm_start`.
+    priced: Vec<Tree>,
     seconds: f64,
 }
 
@@ -102,7 +104,15 @@ fn main() {
         .par_iter()
         .map(|(&n, s)| {
             let tallest = s.bob.iter().filter(|(_, y)| *y > 0u32).map(|(t, _)| t.height()).max().unwrap_or(0);
-            let outcome = face_stage(&s.value, &s.alpha, s.hull(), None, tallest, builtin(), None);
+            let outcome = face_stage(
+                &s.value,
+                &s.alpha,
+                s.hull(),
+                None,
+                tallest,
+                builtin(),
+                HeightHints { previous: None, priced: &s.priced },
+            );
             if let Ok(o) = &outcome {
                 eprintln!("N = {n}: d = {}, {:.2} s (sweep {:.2} s)", o.dimension, o.seconds, s.seconds);
             }
@@ -215,7 +225,10 @@ fn heights(stored: &BTreeMap<usize, Stored>) {
             let ours = s.bob.iter().filter(|(_, y)| *y > 0u32).map(|(t, _)| t.height()).max().unwrap_or(0);
             // With HL_FACE_HINT=stored, N - 1's stored height proof is the hint, as in the sweep.
             let previous = stored.get(&(n - 1)).and_then(|p| p.height_proof.as_deref()).filter(|_| from_stored);
-            let (at_least, limited) = tallest_tree_at_least(&s.value, &s.alpha, s.hull(), ours, previous);
+            // HL_FACE_PRICED=0 leaves the solve's priced trees out of the height-limited game's start.
+            let priced = if std::env::var("HL_FACE_PRICED").is_ok_and(|p| p == "0") { &[][..] } else { &s.priced };
+            let hints = HeightHints { previous, priced };
+            let (at_least, limited) = tallest_tree_at_least(&s.value, &s.alpha, s.hull(), ours, hints);
             eprintln!("N = {n}: {at_least} of {ours}, {:.2} s", begin.elapsed().as_secs_f64());
             (n, ours, at_least, limited, begin.elapsed().as_secs_f64())
         })
@@ -273,7 +286,8 @@ fn solved(ns: std::ops::RangeInclusive<usize>) -> BTreeMap<usize, Stored> {
         let exact = exact_stage(&float).expect("exact stage");
         let seconds = float.seconds + exact.seconds;
         let (value, alpha, bob, wider) = (exact.value, exact.alpha, exact.bob, exact.face_mixture);
-        stored.insert(n, Stored { value, alpha, bob, wider, height_proof: None, seconds });
+        let priced = float.pool.clone();
+        stored.insert(n, Stored { value, alpha, bob, wider, height_proof: None, priced, seconds });
         previous = Some(float);
     }
     stored
@@ -312,6 +326,7 @@ fn read(dir: &Path) -> BTreeMap<usize, Stored> {
                 bob: Mixture::default(),
                 wider: None,
                 height_proof: None,
+                priced: Vec::new(),
                 seconds: solve.value(r) + exact.value(r),
             };
             stored.insert(n.value(r) as usize, entry);
@@ -341,6 +356,20 @@ fn read(dir: &Path) -> BTreeMap<usize, Stored> {
     }
     for (n, proof) in distributions(dir, "height_proofs") {
         stored.get_mut(&n).expect("values row").height_proof = Some(proof);
+    }
+    // Checkpoints hold it; an output directory built from them (one part per step) may too.
+    if dir.join("higher_lower").join("warm_start").exists() {
+        for batch in table(dir, "warm_start") {
+            let n = column::<UInt32Array>(&batch, "n").value(0) as usize;
+            let pool = column::<ListArray>(&batch, "pool").value(0);
+            let pool = pool.as_any().downcast_ref::<ListArray>().expect("lists of depths");
+            let trees = (0..pool.len()).map(|k| {
+                let depths = pool.value(k);
+                let depths = depths.as_any().downcast_ref::<UInt8Array>().expect("u8 depths");
+                Tree::from_depths(depths.values().to_vec()).expect("a tree")
+            });
+            stored.get_mut(&n).expect("values row").priced = trees.collect();
+        }
     }
     stored
 }

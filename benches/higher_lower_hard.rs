@@ -26,6 +26,7 @@ use common::human;
 use gamesweep::games::higher_lower::claims::builtin;
 use gamesweep::games::higher_lower::exact_stage::{exact_stage, exact_vertex};
 use gamesweep::games::higher_lower::face::face_stage;
+use gamesweep::games::higher_lower::height_limit::HeightHints;
 use gamesweep::games::higher_lower::solve::{FloatSolution, Method, SolveOptions, SpeedUp, solve};
 use std::time::Instant;
 
@@ -126,7 +127,8 @@ fn stages(float: &FloatSolution, previous: Option<&[gamesweep::exact::Rational]>
     let old_exact = clock.elapsed().as_secs_f64();
     let clock = Instant::now();
     let old_face =
-        face_stage(&old.value, &old.alpha, &old.bob, None, tallest(&old.bob), builtin(), None).expect("the face stage");
+        face_stage(&old.value, &old.alpha, &old.bob, None, tallest(&old.bob), builtin(), HeightHints::default())
+            .expect("the face stage");
     let old_seconds = clock.elapsed().as_secs_f64();
     let clock = Instant::now();
     let mut new = exact_stage(float).expect("the exact stage");
@@ -134,8 +136,16 @@ fn stages(float: &FloatSolution, previous: Option<&[gamesweep::exact::Rational]>
     let clock = Instant::now();
     let face_hull = new.face_hull.take();
     let hull = new.face_mixture.as_ref().unwrap_or(&new.bob);
-    let new_face =
-        face_stage(&new.value, &new.alpha, hull, face_hull, tallest(&new.bob), builtin(), previous).expect("the face");
+    let new_face = face_stage(
+        &new.value,
+        &new.alpha,
+        hull,
+        face_hull,
+        tallest(&new.bob),
+        builtin(),
+        HeightHints { previous, priced: &float.pool },
+    )
+    .expect("the face");
     let new_seconds = clock.elapsed().as_secs_f64();
     let verdicts = |face: &gamesweep::games::higher_lower::face::FaceOutcome| {
         face.decided.iter().map(|d| d.verdict).collect::<Vec<_>>()

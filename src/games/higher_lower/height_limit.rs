@@ -4,13 +4,12 @@
 //! of Alice's whose cheapest tree of height <= h - 1 costs more than V proves
 //! it: a mixture of such trees lets alpha gain more than V, so it is not
 //! optimal. Alice's optimal alpha* is one candidate; where a short tree ties
-//! with V against it, the optimal alpha of the height-limited game (a small
-//! column generation priced by the depth-limited DP) is the best one.
+//! with V against it, a point of the height-limited game above V (the
+//! solve's column generation priced by the depth-limited DP) is.
 
 use super::mixture::Mixture;
 use super::pricing::{depth_limited_dp, floored};
-use super::solve::gain;
-use super::solve::stabilisation::{StabilisedMaster, StabilityCentre, mix};
+use super::solve::{FloatSolution, Method, SolveOptions, solve};
 use super::symmetric::SymmetricGame;
 use super::tree::Tree;
 use crate::exact::{Integer, Rational, common_denominator};
@@ -32,24 +31,34 @@ pub fn refutes(value: &Rational, alpha: &[Rational], height: u8) -> bool {
     matches!(depth_limited_dp(&weights, u32::from(height)), Some(best) if best.cost > target)
 }
 
+/// What N's solve already knows that shortens the search for Table 3.1's
+/// bound.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HeightHints<'a> {
+    /// The height-limited game's alpha of N - 1 where it had one, tried first
+    /// with its middle key repeated: near N = 1024 it proves the bound at many
+    /// N at once, where the game's column generation takes far longer
+    /// (docs/history.md#f5c2962-the-face-stage-on-a-widened-mixture-of-bobs-table-31s-bound-tries-n---1s-alpha-first).
+    pub previous: Option<&'a [Rational]>,
+    /// The trees N's float solve priced: the short ones among them start the
+    /// height-limited game's master beside Bob's optimal support.
+    pub priced: &'a [Tree],
+}
+
 /// The proven lower bound on the tallest tree of every optimal mixture of
 /// Bob's, tried from `ours` (the tallest tree of a known optimal mixture, so
 /// the bound is exact when it returns `ours`) downwards; with it, the alpha
 /// of the height-limited game that proves it when alpha* alone does not.
-///
-/// `previous`, the height-limited game's alpha of N - 1 where it had one, is
-/// tried first with its middle key repeated: near N = 1024 it proves the bound
-/// at many N at once, where the game's column generation takes far longer
-/// (docs/history.md#f5c2962-the-face-stage-on-a-widened-mixture-of-bobs-table-31s-bound-tries-n---1s-alpha-first).
 pub fn tallest_tree_at_least(
     value: &Rational,
     alpha: &[Rational],
     bob: &Mixture,
     ours: u8,
-    previous: Option<&[Rational]>,
+    hints: HeightHints,
 ) -> (u8, Option<Vec<Rational>>) {
-    let hinted = previous.and_then(|p| one_key_more(p, alpha.len()));
-    let support: Vec<Tree> = bob.iter().filter(|(_, y)| *y > 0u32).map(|(t, _)| t.clone()).collect();
+    let hinted = hints.previous.and_then(|p| one_key_more(p, alpha.len()));
+    let support: Vec<Tree> =
+        bob.iter().filter(|(_, y)| *y > 0u32).map(|(t, _)| t).chain(hints.priced).cloned().collect();
     let above = crate::exact::to_f64(value) * (1.0 + MARGIN);
     let centre = symmetrised(alpha);
     let mut h = ours;
@@ -96,25 +105,26 @@ pub fn proves(value: &Rational, alpha: &[Rational], limited: Option<&[Rational]>
 }
 
 /// Rounds until the height-limited game's column generation gives up.
-const MAX_ROUNDS: usize = 20_000;
-/// Reduced cost below which no tree enters.
-const TOLERANCE: f64 = 1e-11;
-/// Relative margin above V at which a round's alpha is worth an exact check.
+const MAX_ROUNDS: u32 = 20_000;
+/// Relative gap between the bounds at which the height-limited game is solved.
+const TOLERANCE: f64 = 1e-10;
+/// Relative margin above V at which a round's alpha is worth an exact check
+/// (the solve goes on until it is halfway from there to its upper bound).
 const MARGIN: f64 = 1e-9;
 
 /// An alpha (as exact positive rationals summing to 1) of the game in which
-/// Bob's trees have height <= `height`: the first point found whose cheapest
-/// short tree costs more than `stop` (it need not be optimal to prove a
-/// bound), else an optimal one, with whether it is optimal; `None` where no
-/// such tree holds `n` keys or the column generation fails. The game is
-/// symmetric (a tree's mirror has its height), so it is solved over the
-/// symmetric pairs, by the solve's stabilised column generation
-/// (`StabilisedMaster`) with the depth-limited DP as its pricing, the
-/// weights `CENTRE_WEIGHTS` and its own stop rule. The master starts from
-/// the short trees of Bob's optimal mixture (`start`) and the centre from
-/// alpha* (`centre`), whose cheapest short tree costs V: without them
-/// Kelley's cutting planes oscillate for many rounds
-/// (docs/history.md#4773901-table-31s-bound-for-every-n).
+/// Bob's trees have height <= `height`: a point whose cheapest short tree
+/// costs more than `stop`, at least halfway from it to the master's value
+/// (it need not be optimal to prove a bound, and the margin lets the next N
+/// reuse it), else an optimal one, with whether it is optimal; `None` where no
+/// such tree holds `n` keys. The game is the solve's own column generation
+/// (`solve` with `SolveOptions::height_limited`: the box around the centre,
+/// loose masters, working sets), priced by the depth-limited DP and started
+/// from N's solution: the short trees of `start` (Bob's optimal support and
+/// the trees N's solve priced) and the centre alpha* (`centre`), whose
+/// cheapest short tree costs V. Its own master with Kelley's cutting planes
+/// around a fixed centre took hundreds of seconds a time near N = 2048
+/// (docs/history.md).
 fn limited_game_alpha(
     n: usize,
     height: u8,
@@ -122,38 +132,18 @@ fn limited_game_alpha(
     centre: &[f64],
     stop: f64,
 ) -> Option<(Vec<Rational>, bool)> {
-    let game = SymmetricGame::new(n);
-    let h = u32::from(height);
-    let cheapest = |point: &[f64]| depth_limited_dp(&positive(game.key_weights(point)), h).map(|best| best.tree);
-    let mut core = StabilisedMaster::new(game, StabilityCentre::new(Some(centre.to_vec()), 0.0));
-    core.add_all(start.iter().filter(|t| t.height() <= height).cloned());
-    // At least one column: the cheapest short tree against the centre.
-    core.add(cheapest(centre)?);
-    for _ in 0..MAX_ROUNDS {
-        let duals = core.master.solve().duals;
-        let total: f64 = duals.iter().sum();
-        let beta: Vec<f64> = duals.iter().map(|w| w / total).collect();
-        let mut optimal = false;
-        for c in CENTRE_WEIGHTS {
-            // The centre moves within the round: each point mixes the latest one.
-            let point = mix(core.centre.point()?, &beta, c);
-            let best = cheapest(&point)?;
-            if c == 0.0 {
-                optimal = gain(&game, &best, &duals) <= TOLERANCE;
-            }
-            core.offer(&point, &best);
-            core.add(best);
-        }
-        if core.centre.lower > stop || optimal {
-            return Some((exact_distribution(&positive(game.alice(core.centre.point()?))), optimal));
-        }
+    if height >= 64 || (1u64 << height) - 1 < n as u64 {
+        return None;
     }
-    None
+    let game = SymmetricGame::new(n);
+    let short: Vec<Tree> = start.iter().filter(|t| t.height() <= height).cloned().collect();
+    let own = FloatSolution::starting_point(n, Method::Auto, centre.to_vec(), short);
+    let options = SolveOptions::new(Method::Auto, TOLERANCE, MAX_ROUNDS).height_limited(height, stop);
+    let solved = solve(n, &options, Some(&own));
+    let optimal = solved.lower <= stop && solved.rounds < MAX_ROUNDS;
+    let point = solved.centre?;
+    Some((exact_distribution(&positive(game.alice(&point))), optimal))
 }
-
-/// Points priced each round, as the weight of the stability centre (the
-/// best point so far) in c * centre + (1 - c) * the master's dual.
-const CENTRE_WEIGHTS: [f64; 3] = [0.0, 0.7, 0.95];
 
 /// alpha as a distribution over the symmetric pairs (each pair's total).
 fn symmetrised(alpha: &[Rational]) -> Vec<f64> {
@@ -238,7 +228,8 @@ mod tests {
         assert!(!refutes(&value, &optimal, 2));
         assert!(refutes(&value, &[q(9, 20), q(1, 10), q(9, 20)], 2));
         assert!(refutes(&value, &optimal, 1), "one level cannot hold 3 keys");
-        let (at_least, limited) = tallest_tree_at_least(&value, &optimal, &Mixture::default(), 3, None);
+        let (at_least, limited) =
+            tallest_tree_at_least(&value, &optimal, &Mixture::default(), 3, HeightHints::default());
         assert_eq!(at_least, 3);
         let limited = limited.expect("alpha* alone does not prove it");
         assert!(proves(&value, &optimal, Some(&limited), 3));

@@ -8,6 +8,7 @@
 use super::chain_eta::ChainEta;
 use super::exact_stage::exact_stage;
 use super::face::face_stage;
+use super::height_limit::HeightHints;
 use super::solve::{FloatSolution, Method, SolveOptions, solve};
 use super::stored::read_height_proofs;
 use super::tables::{concat, tables};
@@ -63,7 +64,7 @@ pub fn solve_in_order(
                     face_hull,
                     tallest,
                     claims,
-                    previous_height.as_deref(),
+                    HeightHints { previous: previous_height.as_deref(), priced: &float.pool },
                 )
                 .map_err(|why| {
                     anyhow::anyhow!("N = {n}: deciding the conjectures over the optimal face failed: {why}")
@@ -141,22 +142,8 @@ pub fn read_warm_start(batch: &RecordBatch, method: Method) -> anyhow::Result<Fl
             Tree::from_depths(depths.values().to_vec()).map_err(|why| anyhow!("pool tree {k}: {why}"))
         })
         .collect::<anyhow::Result<_>>()?;
-    Ok(FloatSolution {
-        n: batch.u32s("n")?.value(0) as usize,
-        method,
-        value: f64::NAN,
-        lower: f64::NAN,
-        basis: Vec::new(),
-        beta: beta.values().to_vec(),
-        iterations: 0,
-        rounds: 0,
-        pricing_calls: 0,
-        columns: 0,
-        warm_started: false,
-        trace: Vec::new(),
-        seconds: 0.0,
-        pool,
-    })
+    let n = batch.u32s("n")?.value(0) as usize;
+    Ok(FloatSolution::starting_point(n, method, beta.values().to_vec(), pool))
 }
 
 /// `values` cut into consecutive lists of the given lengths (items non-null).

@@ -295,6 +295,7 @@ mod tests {
             pool: Vec::new(),
             trace: Vec::new(),
             seconds: 0.0,
+            centre: None,
         };
         let (mut dual_repairs, mut certified) = (0, 0);
         for a in 0..columns.len() {

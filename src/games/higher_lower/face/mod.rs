@@ -22,6 +22,7 @@ mod tests;
 pub mod verdicts;
 
 use super::claims::Claim;
+use super::height_limit::HeightHints;
 use super::hull::OptimalFace;
 use super::mixture::Mixture;
 use super::tree::Tree;
@@ -52,8 +53,8 @@ pub struct FaceOutcome {
 /// Bob's optimal mixtures, from one N's exact solution: V, Alice's optimal
 /// alpha, an optimal mixture of Bob's as wide as there is (`exact_stage::widen`;
 /// its support gives the face's hull and the height-limited game's first
-/// columns) and its hull if the caller built it already, the tallest tree of the computed mixture, and N - 1's
-/// height-limited alpha if it had one (`height_limit::tallest_tree_at_least`).
+/// columns) and its hull if the caller built it already, the tallest tree of the computed mixture, and what the
+/// solve knows that shortens the search for Table 3.1's bound (`height_limit::HeightHints`).
 pub fn face_stage(
     value: &Rational,
     alpha: &[Rational],
@@ -61,7 +62,7 @@ pub fn face_stage(
     hull: Option<OptimalFace>,
     tallest: u8,
     claims: &[Claim],
-    previous_height_proof: Option<&[Rational]>,
+    height_hints: HeightHints,
 ) -> Result<FaceOutcome, String> {
     let start = std::time::Instant::now();
     let hull = hull.unwrap_or_else(|| OptimalFace::new(value, hull_mixture));
@@ -75,7 +76,7 @@ pub fn face_stage(
     let hull_mixture = pinned_mixture.as_ref().unwrap_or(hull_mixture);
     let decided = decide_all(&face, claims);
     let (bob_tallest_at_least, height_proof) =
-        super::height_limit::tallest_tree_at_least(value, alpha, hull_mixture, tallest, previous_height_proof);
+        super::height_limit::tallest_tree_at_least(value, alpha, hull_mixture, tallest, height_hints);
     Ok(FaceOutcome {
         dimension: face.dimension(),
         pinned_mixture,

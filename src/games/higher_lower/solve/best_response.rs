@@ -7,6 +7,20 @@ use crate::games::higher_lower::pricing::{depth_limited_dp, floored, interval_dp
 use crate::games::higher_lower::symmetric::SymmetricGame;
 use crate::games::higher_lower::tree::Tree;
 
+/// Bob's best tree against the symmetric distribution `point`: by the
+/// method's pricer, or among the trees of at most `height_limit` levels.
+pub fn price_within(game: &SymmetricGame, method: Method, height_limit: Option<u8>, point: &[f64]) -> Tree {
+    match height_limit {
+        None => price(game, method, point),
+        Some(h) => {
+            // Positive weights (1e-9 of the mean, so that a proof sees every key
+            // played): the depth-limited DP's cheapest embedding is then a tree.
+            let weights = floored(game.key_weights(point), 1e-9);
+            depth_limited_dp(&weights, u32::from(h)).expect("trees of the limited height hold the N keys").tree
+        }
+    }
+}
+
 /// Bob's best tree against the symmetric distribution `point`, by the method's pricer.
 pub fn price(game: &SymmetricGame, method: Method, point: &[f64]) -> Tree {
     let weights = without_zeros(game.key_weights(point));

@@ -3,7 +3,7 @@
 //! would improve the master; the stopping rules (`stopping`) then let them in
 //! or end the solve.
 
-use super::best_response::{gain, lower_bound, price};
+use super::best_response::{gain, lower_bound, price_within};
 use super::options::{Method, SolveOptions, SpeedUp};
 use super::points::{Anchors, GUESS_WEIGHT, Start, decayed, round_points};
 use super::restricted_master::{EnteringRule, Optimum, Var};
@@ -66,7 +66,9 @@ impl<'o> ColumnGeneration<'o> {
     /// The master with its first columns; `previous` is N - 1's solution, if
     /// the method warm-starts from it.
     pub fn start(n: usize, options: &'o SolveOptions, previous: Option<&FloatSolution>) -> Self {
-        let previous = previous.filter(|p| p.n + 1 == n && options.method.uses_previous());
+        // A height-limited solve starts from N's own solution, every other from N - 1's.
+        let from_n = usize::from(options.height_limit.is_none());
+        let previous = previous.filter(|p| p.n + from_n == n && options.method.uses_previous());
         let game = SymmetricGame::new(n);
         let mut core = StabilisedMaster::new(game, StabilityCentre::new(None, CENTRE_NOISE));
         if !options.uses(SpeedUp::WorkingSet) {
@@ -79,7 +81,9 @@ impl<'o> ColumnGeneration<'o> {
         // Our stability centre: the point with the best lower bound so far, starting
         // from the guess (which away from powers of two is exactly optimal for Alice).
         let centre = gamma.clone().filter(|_| options.method == Method::Auto);
-        core.centre = StabilityCentre::new(centre, CENTRE_NOISE);
+        // A height-limited solve's proof is its centre: every better point becomes it.
+        let noise = if options.height_limit.is_some() { 0.0 } else { CENTRE_NOISE };
+        core.centre = StabilityCentre::new(centre, noise);
         let guess_weight = if options.method == Method::Guess && gamma.is_some() { GUESS_WEIGHT } else { 0.0 };
         let start = if previous.is_some() { Start::Warm } else { Start::Cold };
         let boxed = options.uses(SpeedUp::BoxedDuals) && options.method == Method::Auto && start == Start::Warm;
@@ -109,7 +113,7 @@ impl<'o> ColumnGeneration<'o> {
             return;
         }
         if let Some(c) = self.core.centre.point().map(<[f64]>::to_vec) {
-            let best = price(&self.core.game, self.options.method, &c);
+            let best = price_within(&self.core.game, self.options.method, self.options.height_limit, &c);
             self.pricing_calls += 1;
             self.core.centre.lower = lower_bound(&self.core.game, &best, &c);
             self.core.add(best);
@@ -157,14 +161,15 @@ impl<'o> ColumnGeneration<'o> {
     /// other trees with their gains, and the round's best lower bound.
     fn price_points(&mut self, points: &[Vec<f64>], duals: &[f64]) -> (Vec<Tree>, Vec<(Tree, f64)>, f64) {
         let (game, method, auto) = (self.core.game, self.options.method, self.options.method == Method::Auto);
-        let mut priced: Vec<Tree> =
-            if auto { points.par_iter().map(|point| price(&game, method, point)).collect() } else { Vec::new() };
+        let limit = self.options.height_limit;
+        let price = |point: &Vec<f64>| price_within(&game, method, limit, point);
+        let mut priced: Vec<Tree> = if auto { points.par_iter().map(price).collect() } else { Vec::new() };
         priced.reverse();
         let (mut entering, mut near_misses) = (Vec::new(), Vec::new());
         let mut round_lower = f64::NEG_INFINITY;
         for point in points {
             self.pricing_calls += 1;
-            let best = priced.pop().unwrap_or_else(|| price(&game, method, point));
+            let best = priced.pop().unwrap_or_else(|| price(point));
             round_lower = round_lower.max(self.core.offer(point, &best));
             let gain = gain(&game, &best, duals);
             if gain > self.options.tolerance {
@@ -228,6 +233,7 @@ impl<'o> ColumnGeneration<'o> {
             trace: self.trace,
             seconds: started.elapsed().as_secs_f64(),
             pool: self.core.master.ever_basic().into_iter().map(|c| trees[c].clone()).collect(),
+            centre: self.core.centre.point().map(<[f64]>::to_vec),
         }
     }
 }

@@ -88,6 +88,14 @@ pub struct SolveOptions {
     /// Safety cap on pricing rounds.
     pub max_rounds: u32,
     speed_ups: Vec<SpeedUp>,
+    /// Bob limited to trees of at most this height (Table 3.1's
+    /// height-limited game, `height_limit`), priced by the depth-limited DP;
+    /// such a solve starts from a solution of the same N, not N - 1's.
+    pub height_limit: Option<u8>,
+    /// End once a priced point proves a lower bound above this, at least
+    /// halfway to the master's value: a proof of Table 3.1's bound needs a
+    /// point above V, not the optimum.
+    pub stop_above: Option<f64>,
 }
 
 impl SolveOptions {
@@ -98,7 +106,22 @@ impl SolveOptions {
 
     /// The method with only the given speed-ups (for benchmarks).
     pub fn with_speed_ups(method: Method, tolerance: f64, max_rounds: u32, speed_ups: &[SpeedUp]) -> Self {
-        SolveOptions { method, tolerance, max_rounds, speed_ups: speed_ups.to_vec() }
+        SolveOptions {
+            method,
+            tolerance,
+            max_rounds,
+            speed_ups: speed_ups.to_vec(),
+            height_limit: None,
+            stop_above: None,
+        }
+    }
+
+    /// These options for the game in which Bob's trees are at most `height`
+    /// tall, ending at a point whose bound exceeds `stop_above` (`stop_above`).
+    pub fn height_limited(mut self, height: u8, stop_above: f64) -> Self {
+        self.height_limit = Some(height);
+        self.stop_above = Some(stop_above);
+        self
     }
 
     pub fn uses(&self, speed_up: SpeedUp) -> bool {

@@ -45,4 +45,31 @@ pub struct FloatSolution {
     pub seconds: f64,
     /// The trees that were basic at some point of the solve: N + 1's starting columns.
     pub pool: Vec<Tree>,
+    /// The priced point with the best lower bound, where the solve keeps one
+    /// exactly (a height-limited solve's, whose bound proves Table 3.1's).
+    pub centre: Option<Vec<f64>>,
+}
+
+impl FloatSolution {
+    /// A solution known only by what a solve starts from: Alice's strategy
+    /// `beta` (over the symmetric rows) and the trees `pool`; neutral values elsewhere.
+    pub fn starting_point(n: usize, method: Method, beta: Vec<f64>, pool: Vec<Tree>) -> Self {
+        FloatSolution {
+            n,
+            method,
+            value: f64::NAN,
+            lower: f64::NAN,
+            basis: Vec::new(),
+            beta,
+            iterations: 0,
+            rounds: 0,
+            pricing_calls: 0,
+            columns: 0,
+            warm_started: false,
+            trace: Vec::new(),
+            seconds: 0.0,
+            pool,
+            centre: None,
+        }
+    }
 }

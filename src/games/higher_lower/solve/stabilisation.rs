@@ -2,9 +2,9 @@
 //! duals from vertex to vertex (Kelley's cutting planes oscillate). The
 //! stability centre is the point with the best lower bound so far; the points
 //! priced each round lie between it and the master's duals (Wentges
-//! smoothing), and warm solves keep the duals in a box around it. Every
-//! column generation of this game (the solve, and Table 3.1's height-limited
-//! game in `height_limit`) runs on a `StabilisedMaster`.
+//! smoothing), and warm solves keep the duals in a box around it. The solve
+//! (and with it Table 3.1's height-limited game, `height_limit`) runs on a
+//! `StabilisedMaster`.
 
 use super::best_response::lower_bound;
 use super::distinct_columns::DistinctColumns;
@@ -112,9 +112,8 @@ impl DualBox {
     }
 }
 
-/// The machinery every stabilised column generation of this game shares:
-/// the restricted master, its distinct columns with their trees, and the
-/// stability centre.
+/// The machinery of the stabilised column generation: the restricted
+/// master, its distinct columns with their trees, and the stability centre.
 pub struct StabilisedMaster {
     pub game: SymmetricGame,
     pub master: RestrictedMaster,

@@ -2,7 +2,7 @@
 //! near-optimal trees, its strategy stretched to N), or for `auto` without
 //! one a cold start from a coarse game whose interior is one uniform block.
 
-use super::best_response::{column_cost, without_zeros};
+use super::best_response::{column_cost, price_within, without_zeros};
 use super::options::{Method, SolveOptions};
 use super::restricted_master::RestrictedMaster;
 use super::solution::FloatSolution;
@@ -26,6 +26,14 @@ pub fn first_columns(
     previous: Option<&FloatSolution>,
 ) -> Option<Vec<f64>> {
     let n = core.game.n;
+    if let Some(height) = options.height_limit {
+        // The height-limited game starts from N's own solution: its short
+        // near-optimal trees, and its strategy as the guess, unstretched.
+        let own = previous?;
+        core.add_all(near_optimal(own).into_iter().filter(|t| t.height() <= height).cloned());
+        core.add(price_within(&core.game, options.method, Some(height), &own.beta));
+        return Some(own.beta.clone());
+    }
     // Initial columns (ours): N-1's pool, each tree with the new key inserted
     // where it is cheapest against the guess; else the best tree against the
     // uniform strategy: far fewer rounds than N-1's basic trees alone where

@@ -3,7 +3,8 @@
 //! master is solved fully, the final basis is polished for b = 1, and trees
 //! that improve by more than rounding noise get a few end rounds; only then
 //! is the master's optimum final. A stalled tail (the bounds agree, the
-//! centre does not move) ends on its bounds.
+//! centre does not move) ends on its bounds. A height-limited solve ends at
+//! its first point above its stop with a margin (`SolveOptions::stop_above`).
 
 use super::column_generation::{ColumnGeneration, Round};
 use super::options::{Method, SpeedUp};
@@ -54,6 +55,9 @@ impl ColumnGeneration<'_> {
     /// the final optimum when the solve ends.
     pub fn after(&mut self, round: Round) -> Option<Optimum> {
         let Round { optimum, upper, mut entering, near_misses } = round;
+        if self.options.stop_above.is_some_and(|stop| self.proves_with_margin(stop, upper)) {
+            return Some(optimum);
+        }
         if self.stalled(upper) || self.ending.rounds_without_new >= STALLED_ROUNDS {
             // The bounds agree and the centre is stuck, or every tree priced is
             // in the fully solved master already: the tail is the master's noise.
@@ -80,6 +84,15 @@ impl ColumnGeneration<'_> {
         }
         self.dual_box.widen_if_stuck(&mut self.core.centre);
         None
+    }
+
+    /// Whether the centre's bound is above `stop` and at least halfway from
+    /// it to the master's value: a height-limited alpha with that margin
+    /// proved N + 1's bound once stretched at N = 1986 and 1987, where one
+    /// just above V did not at 1986 (`height_limit::tallest_tree_at_least`).
+    fn proves_with_margin(&self, stop: f64, upper: f64) -> bool {
+        let lower = self.core.centre.lower;
+        lower > stop && lower - stop >= upper - lower
     }
 
     /// The stalled-tail rule (`STALLED_ROUNDS`).
