@@ -55,6 +55,7 @@ pub fn solve(n: usize, options: &SolveOptions, previous: Option<&FloatSolution>)
 
 #[cfg(test)]
 mod tests {
+    use super::best_response::{lower_bound, price_within};
     use super::*;
 
     fn options(method: Method) -> SolveOptions {
@@ -88,5 +89,34 @@ mod tests {
             }
             previous = solve(n, &options(Method::Auto), Some(&previous));
         }
+    }
+
+    #[test]
+    fn a_height_limited_solve_prices_only_short_trees_and_stops_halfway_above_its_stop() {
+        // N = 54 with trees of height <= 6 (63 nodes hold 54 keys): that game's value is about 1e-3 above V.
+        let n = 54;
+        let unrestricted = solve(n, &options(Method::Auto), None);
+        let start =
+            FloatSolution::starting_point(n, Method::Auto, unrestricted.beta.clone(), unrestricted.pool.clone());
+        let limited = |stop: f64| solve(n, &options(Method::Auto).height_limited(6, stop), Some(&start));
+        let optimum = limited(f64::INFINITY);
+        assert!(optimum.pool.iter().all(|t| t.height() <= 6), "a tree taller than the limit entered");
+        assert!(
+            optimum.value > unrestricted.value + 1e-6,
+            "the limit binds: {} vs {}",
+            optimum.value,
+            unrestricted.value
+        );
+        assert!((optimum.value - optimum.lower).abs() < 1e-8 * optimum.value, "solved to its optimum");
+        // Stopped just above the unrestricted V: a point above it, at least halfway to the master's value.
+        let stop = unrestricted.value * (1.0 + 1e-9);
+        let early = limited(stop);
+        let centre = early.centre.as_ref().expect("a centre");
+        let game = crate::games::higher_lower::symmetric::SymmetricGame::new(n);
+        let best = price_within(&game, Method::Auto, Some(6), centre);
+        let bound = lower_bound(&game, &best, centre);
+        assert!(bound > stop, "the centre's cheapest short tree costs {bound}, not above {stop}");
+        assert!(bound - stop >= early.value - bound - 1e-12, "{bound} is not halfway from {stop} to {}", early.value);
+        assert!(early.rounds <= optimum.rounds);
     }
 }
