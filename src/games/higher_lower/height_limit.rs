@@ -40,8 +40,8 @@ pub struct HeightHints<'a> {
     /// N at once, where the game's column generation takes far longer
     /// (docs/history.md#f5c2962-the-face-stage-on-a-widened-mixture-of-bobs-table-31s-bound-tries-n---1s-alpha-first).
     pub previous: Option<&'a [Rational]>,
-    /// The trees N's float solve priced: the short ones among them start the
-    /// height-limited game's master beside Bob's optimal support.
+    /// The pool of N's float solve (the trees ever basic in its master): the
+    /// short ones start the height-limited game's master beside Bob's optimal support.
     pub priced: &'a [Tree],
 }
 
@@ -124,7 +124,7 @@ const MARGIN: f64 = 1e-9;
 /// the trees N's solve priced) and the centre alpha* (`centre`), whose
 /// cheapest short tree costs V. Its own master with Kelley's cutting planes
 /// around a fixed centre took hundreds of seconds a time near N = 2048
-/// (docs/history.md).
+/// (docs/history.md#5c12813-table-31s-height-limited-game-on-the-solves-column-generation-warm-1988s-exact-tail).
 fn limited_game_alpha(
     n: usize,
     height: u8,

@@ -117,7 +117,8 @@ impl SolveOptions {
     }
 
     /// These options for the game in which Bob's trees are at most `height`
-    /// tall, ending at a point whose bound exceeds `stop_above` (`stop_above`).
+    /// tall, ending at a point whose bound exceeds `stop_above` by the margin
+    /// the field's rule asks.
     pub fn height_limited(mut self, height: u8, stop_above: f64) -> Self {
         self.height_limit = Some(height);
         self.stop_above = Some(stop_above);
