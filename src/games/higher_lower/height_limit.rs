@@ -57,8 +57,8 @@ pub fn tallest_tree_at_least(
     hints: HeightHints,
 ) -> (u8, Option<Vec<Rational>>) {
     let hinted = hints.previous.and_then(|p| one_key_more(p, alpha.len()));
-    let support: Vec<Tree> =
-        bob.iter().filter(|(_, y)| *y > 0u32).map(|(t, _)| t).chain(hints.priced).cloned().collect();
+    // References: most N are proven by alpha* or the hint, and never copy a tree.
+    let support: Vec<&Tree> = bob.iter().filter(|(_, y)| *y > 0u32).map(|(t, _)| t).chain(hints.priced).collect();
     let above = crate::exact::to_f64(value) * (1.0 + MARGIN);
     let centre = symmetrised(alpha);
     let mut h = ours;
@@ -128,7 +128,7 @@ const MARGIN: f64 = 1e-9;
 fn limited_game_alpha(
     n: usize,
     height: u8,
-    start: &[Tree],
+    start: &[&Tree],
     centre: &[f64],
     stop: f64,
 ) -> Option<(Vec<Rational>, bool)> {
@@ -136,7 +136,7 @@ fn limited_game_alpha(
         return None;
     }
     let game = SymmetricGame::new(n);
-    let short: Vec<Tree> = start.iter().filter(|t| t.height() <= height).cloned().collect();
+    let short: Vec<Tree> = start.iter().filter(|t| t.height() <= height).map(|t| (*t).clone()).collect();
     let own = FloatSolution::starting_point(n, Method::Auto, centre.to_vec(), short);
     let options = SolveOptions::new(Method::Auto, TOLERANCE, MAX_ROUNDS).height_limited(height, stop);
     let solved = solve(n, &options, Some(&own));
