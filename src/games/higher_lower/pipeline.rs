@@ -6,7 +6,7 @@
 //! solution that N + 1 starts from (a table only checkpoints hold).
 
 use super::chain_eta::ChainEta;
-use super::exact_stage::exact_stage;
+use super::exact_stage::exact_stage_reporting;
 use super::face::face_stage;
 use super::height_limit::HeightHints;
 use super::solve::{FloatSolution, Method, SolveOptions, solve};
@@ -51,8 +51,10 @@ pub fn solve_in_order(
             }
             None => {
                 let float = solve(n, &options, previous.as_ref());
-                let mut exact =
-                    exact_stage(&float).map_err(|why| anyhow::anyhow!("N = {n}: exact stage failed: {why}"))?;
+                let repairing =
+                    |note: &str| context.progress(&format!("N = {n} repairing the float basis: {note}, {of}"));
+                let mut exact = exact_stage_reporting(&float, &repairing)
+                    .map_err(|why| anyhow::anyhow!("N = {n}: exact stage failed: {why}"))?;
                 let tallest = exact.certificate.bob_max_guesses;
                 let face_hull = exact.face_hull.take();
                 let hull_mixture = exact.face_mixture.as_ref().unwrap_or(&exact.bob);

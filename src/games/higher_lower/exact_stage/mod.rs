@@ -18,7 +18,7 @@ use super::hull::OptimalFace;
 use super::mixture::Mixture;
 use super::solve::{BasicVar, FloatSolution};
 use super::symmetric::SymmetricGame;
-use crate::exact::{ExactSolution, Integer, PadicSolver, Rational};
+use crate::exact::{ExactSolution, Integer, PadicSolver, Rational, to_f64};
 use basis::{bob_mixture, factor};
 use certificate::{Certificate, best_response, with_best_response};
 use std::time::Instant;
@@ -73,9 +73,17 @@ pub struct ExactOutcome {
 
 /// Solves the float solution's final basis exactly, repairs it if needed, and certifies the result.
 pub fn exact_stage(float: &FloatSolution) -> Result<ExactOutcome, String> {
+    exact_stage_reporting(float, &|_| {})
+}
+
+/// [`exact_stage`], telling `report` of each exact pivot (how many so far,
+/// the basis's value): near N = 2048 a repair can take hours of pivots
+/// (docs/higher-lower.md#what-limits-it-and-the-road-to-2048), and a run
+/// should show where it is.
+pub fn exact_stage_reporting(float: &FloatSolution, report: &dyn Fn(&str)) -> Result<ExactOutcome, String> {
     let start = Instant::now();
     let game = SymmetricGame::new(float.n);
-    let mut outcome = exact_optimum(&game, float.basis.clone())?;
+    let mut outcome = exact_optimum(&game, float.basis.clone(), report)?;
     let (face_mixture, face_hull) = widen::widened_mixture(&game, float, &outcome.value, &outcome.alpha, &outcome.bob);
     (outcome.face_mixture, outcome.face_hull) = (face_mixture, Some(face_hull));
     outcome.seconds = start.elapsed().as_secs_f64();
@@ -86,18 +94,25 @@ pub fn exact_stage(float: &FloatSolution) -> Result<ExactOutcome, String> {
 /// builds the hull from Bob's vertex mixture (for benchmarks).
 pub fn exact_vertex(float: &FloatSolution) -> Result<ExactOutcome, String> {
     let start = Instant::now();
-    let mut outcome = exact_optimum(&SymmetricGame::new(float.n), float.basis.clone())?;
+    let mut outcome = exact_optimum(&SymmetricGame::new(float.n), float.basis.clone(), &|_| {})?;
     outcome.seconds = start.elapsed().as_secs_f64();
     Ok(outcome)
 }
 
 /// The basis solved exactly, made exactly optimal by exact pivots if it is
 /// not, and certified (`face_mixture` and `seconds` left for the caller).
-fn exact_optimum(game: &SymmetricGame, mut basis: Vec<BasicVar>) -> Result<ExactOutcome, String> {
+fn exact_optimum(
+    game: &SymmetricGame,
+    mut basis: Vec<BasicVar>,
+    report: &dyn Fn(&str),
+) -> Result<ExactOutcome, String> {
     let mut pivots = 0u32;
     let mut reason: Option<BasisRepair> = None;
     loop {
         let solved = SolvedBasis::new(game, &basis)?;
+        if pivots > 0 {
+            report(&format!("{pivots} exact pivots, the basis worth {:.16}", to_f64(&solved.value())));
+        }
         // A basic variable the float stage saw as zero may be slightly negative
         // exactly: a dual simplex pivot (a slack enters in its place) restores
         // feasibility; the primal pivots below then restore optimality.
@@ -221,6 +236,19 @@ impl<'b> SolvedBasis<'b> {
         })
     }
 
+    /// The basis's value V = 1 / (2 sum x) (primal and dual objectives agree).
+    fn value(&self) -> Rational {
+        let total_x: Integer = self
+            .x
+            .numerators
+            .iter()
+            .zip(self.basis)
+            .filter(|(_, v)| matches!(v, BasicVar::Tree(_)))
+            .map(|(x, _)| x)
+            .sum();
+        Rational::from_integers(Integer::from(self.x.denominator.clone()), total_x * Integer::from(2))
+    }
+
     /// V, Alice's full strategy, and Bob's full mixture (each symmetric tree
     /// weight split evenly between the tree and its mirror).
     fn strategies(&self, game: &SymmetricGame) -> (Rational, Vec<Rational>, Mixture) {
@@ -258,9 +286,15 @@ mod tests {
         let loose = SolveOptions::new(Method::Dresher, 0.05, 100_000);
         let tight = SolveOptions::new(Method::Auto, 1e-10, 100_000);
         let n = 40;
-        let early = exact_stage(&solve(n, &loose, None)).unwrap();
+        let reports = std::cell::RefCell::new(Vec::new());
+        let early = exact_stage_reporting(&solve(n, &loose, None), &|note| reports.borrow_mut().push(note.to_string()))
+            .unwrap();
         let proper = exact_stage(&solve(n, &tight, None)).unwrap();
         assert!(early.exact_pivots > 0, "the loose basis should need repair");
+        // One report per exact pivot, the last naming their count.
+        let reports = reports.into_inner();
+        assert_eq!(reports.len(), early.exact_pivots as usize);
+        assert!(reports.last().unwrap().starts_with(&format!("{} exact pivots", early.exact_pivots)), "{reports:?}");
         assert!(early.repair_reason.is_some());
         assert_eq!(early.value, proper.value);
     }
