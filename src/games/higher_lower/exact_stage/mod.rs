@@ -111,7 +111,8 @@ fn exact_optimum(
     loop {
         let solved = SolvedBasis::new(game, &basis)?;
         if pivots > 0 {
-            report(&format!("{pivots} exact pivots, the basis worth {:.16}", to_f64(&solved.value())));
+            let worth = solved.value_f64().map(|v| format!(", the basis worth {v:.16}")).unwrap_or_default();
+            report(&format!("{pivots} exact pivots{worth}"));
         }
         // A basic variable the float stage saw as zero may be slightly negative
         // exactly: a dual simplex pivot (a slack enters in its place) restores
@@ -236,8 +237,9 @@ impl<'b> SolvedBasis<'b> {
         })
     }
 
-    /// The basis's value V = 1 / (2 sum x) (primal and dual objectives agree).
-    fn value(&self) -> Rational {
+    /// The basis's value V = 1 / (2 sum x) as a float, for progress notes
+    /// (`None` where sum x is 0, as in a basis of slacks alone).
+    fn value_f64(&self) -> Option<f64> {
         let total_x: Integer = self
             .x
             .numerators
@@ -246,7 +248,9 @@ impl<'b> SolvedBasis<'b> {
             .filter(|(_, v)| matches!(v, BasicVar::Tree(_)))
             .map(|(x, _)| x)
             .sum();
-        Rational::from_integers(Integer::from(self.x.denominator.clone()), total_x * Integer::from(2))
+        (total_x != 0).then(|| {
+            to_f64(&Rational::from_integers(Integer::from(self.x.denominator.clone()), total_x * Integer::from(2)))
+        })
     }
 
     /// V, Alice's full strategy, and Bob's full mixture (each symmetric tree
