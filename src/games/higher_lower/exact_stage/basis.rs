@@ -25,12 +25,17 @@ pub fn factor(game: &SymmetricGame, basis: &[BasicVar]) -> Result<PadicSolver, S
     PadicSolver::new(&matrix).map_err(|e| format!("the float basis is not invertible: {e}"))
 }
 
+/// The sum of the trees' primal values x_B (numerators over x's denominator):
+/// V = denominator / (2 sum).
+pub fn trees_total(basis: &[BasicVar], x: &ExactSolution) -> Integer {
+    x.numerators.iter().zip(basis).filter(|(_, v)| matches!(v, BasicVar::Tree(_))).map(|(x, _)| x).sum()
+}
+
 /// Bob's mixture of a primal solution x_B >= 0 of S x <= 1 (x over the basis,
 /// over `denominator`), with V_S = 1 / sum(x) and V = V_S / 2: each symmetric
 /// tree's weight split evenly between the tree and its mirror.
 pub fn bob_mixture(basis: &[BasicVar], x: &ExactSolution) -> (Rational, Mixture) {
-    let total_x: Integer =
-        x.numerators.iter().zip(basis).filter(|(_, v)| matches!(v, BasicVar::Tree(_))).map(|(x, _)| x).sum();
+    let total_x = trees_total(basis, x);
     let value = Rational::from_integers(Integer::from(x.denominator.clone()), total_x.clone() * Integer::from(2));
     let mut bob: BTreeMap<Tree, Rational> = BTreeMap::new();
     for (x, var) in x.numerators.iter().zip(basis) {

@@ -19,7 +19,7 @@ use super::mixture::Mixture;
 use super::solve::{BasicVar, FloatSolution};
 use super::symmetric::SymmetricGame;
 use crate::exact::{ExactSolution, Integer, PadicSolver, Rational, to_f64};
-use basis::{bob_mixture, factor};
+use basis::{bob_mixture, factor, trees_total};
 use certificate::{Certificate, best_response, with_best_response};
 use std::time::Instant;
 
@@ -240,17 +240,9 @@ impl<'b> SolvedBasis<'b> {
     /// The basis's value V = 1 / (2 sum x) as a float, for progress notes
     /// (`None` where sum x is 0, as in a basis of slacks alone).
     fn value_f64(&self) -> Option<f64> {
-        let total_x: Integer = self
-            .x
-            .numerators
-            .iter()
-            .zip(self.basis)
-            .filter(|(_, v)| matches!(v, BasicVar::Tree(_)))
-            .map(|(x, _)| x)
-            .sum();
-        (total_x != 0).then(|| {
-            to_f64(&Rational::from_integers(Integer::from(self.x.denominator.clone()), total_x * Integer::from(2)))
-        })
+        let total_x = trees_total(self.basis, &self.x);
+        let denominator = Integer::from(self.x.denominator.clone());
+        (total_x != 0).then(|| to_f64(&Rational::from_integers(denominator, total_x * Integer::from(2))))
     }
 
     /// V, Alice's full strategy, and Bob's full mixture (each symmetric tree
