@@ -27,6 +27,10 @@ const PRIMES: [u64; 3] = [(1 << 62) - 57, (1 << 62) - 87, (1 << 62) - 117];
 /// Lower bound on `log2 p` for every prime in [`PRIMES`].
 const MIN_PRIME_BITS: f64 = 61.0;
 
+/// Column exchanges kept as eta factors before `B` is factored afresh: each adds `O(m)` to every
+/// lifting step, a new factorization costs `O(m^3)`.
+const MAX_ETAS: usize = 32;
+
 /// Precision of the first reconstruction attempt: enough for numerators and denominators of 64 bits.
 const INITIAL_BITS: f64 = 128.0;
 
@@ -73,6 +77,16 @@ impl ExactSolution {
     /// The `i`-th component as a reduced rational.
     pub fn component(&self, i: usize) -> Rational {
         Rational::from_integers(self.numerators[i].clone(), Integer::from(self.denominator.clone()))
+    }
+
+    /// Every component rounded to floating point (numerators and denominator shifted into range
+    /// first, so components of thousands of digits stay finite).
+    pub fn to_f64s(&self) -> Vec<f64> {
+        let bits = self.numerators.iter().map(SignificantBits::significant_bits).max().unwrap_or(0);
+        let shift = bits.max(self.denominator.significant_bits()).saturating_sub(900);
+        let near = |v: &Integer| f64::rounding_from(&(v >> shift), RoundingMode::Nearest).0;
+        let denominator = near(&Integer::from(&self.denominator));
+        self.numerators.iter().map(|n| near(n) / denominator).collect()
     }
 }
 
@@ -191,6 +205,19 @@ struct Factorization {
     diag_inv: Vec<u64>,
     /// Row `i` of `P B` is row `perm[i]` of `B`.
     perm: Vec<usize>,
+    /// The column exchanges since the factorization, oldest first (`PadicSolver::replace_column`).
+    etas: Vec<Eta>,
+}
+
+/// One column exchange in product form: basis position `r` took a column whose direction
+/// `B^-1 a` modulo `p` was `d`, so the new inverse is `E B^-1` with `E` the identity but for
+/// column `r`, which is `-d_i / d_r` off the diagonal and `1 / d_r` on it.
+struct Eta {
+    r: usize,
+    /// `d` in Montgomery form.
+    d: Vec<u64>,
+    /// Montgomery form of `1 / d_r`.
+    dr_inv: u64,
 }
 
 impl Factorization {
@@ -238,7 +265,7 @@ impl Factorization {
             }
             a[k * m + k] = lu_t[k * m + k];
         }
-        Some(Factorization { field, lu: a, lu_t, diag_inv, perm })
+        Some(Factorization { field, lu: a, lu_t, diag_inv, perm, etas: Vec::new() })
     }
 
     /// Overwrites `v` with the solution of `T v' = v` for the `triangle` of
@@ -264,22 +291,38 @@ impl Factorization {
         }
     }
 
-    /// Solves `B x ≡ c` (or `B^T x ≡ c`) modulo `p` for plain residues `c`.
+    /// Solves `B x ≡ c` (or `B^T x ≡ c`) modulo `p` for plain residues `c`, `B` the factored
+    /// matrix with its column exchanges: `B^-1 = E_k .. E_1 (LU)^-1 P` and
+    /// `B^-T = P^T (LU)^-T E_1^T .. E_k^T`.
     fn solve(&self, side: Side, c: &[u64]) -> Vec<u64> {
+        let field = self.field;
         match side {
             Side::Normal => {
                 // L U x = P c.
                 let mut v: Vec<u64> = self.perm.iter().map(|&i| c[i]).collect();
                 self.substitute(&self.lu, Triangle::Lower, Diagonal::Unit, &mut v);
                 self.substitute(&self.lu, Triangle::Upper, Diagonal::U, &mut v);
+                for eta in &self.etas {
+                    let vr = field.mul(eta.dr_inv, v[eta.r]);
+                    for (vi, &di) in v.iter_mut().zip(&eta.d) {
+                        *vi = field.sub(*vi, field.mul(di, vr));
+                    }
+                    v[eta.r] = vr;
+                }
                 v
             }
             Side::Transposed => {
+                // E^T changes entry r only: (c_r - sum_{i != r} d_i c_i) / d_r.
+                let mut c = c.to_vec();
+                for eta in self.etas.iter().rev() {
+                    let others = field.sub(field.dot(&eta.d, &c), field.mul(eta.d[eta.r], c[eta.r]));
+                    c[eta.r] = field.mul(eta.dr_inv, field.sub(c[eta.r], others));
+                }
                 // B^T = U^T L^T P: solve U^T z = c, then L^T w = z, and x = P^T w.
-                let mut v = c.to_vec();
+                let mut v = c;
                 self.substitute(&self.lu_t, Triangle::Lower, Diagonal::U, &mut v);
                 self.substitute(&self.lu_t, Triangle::Upper, Diagonal::Unit, &mut v);
-                let mut x = vec![0; c.len()];
+                let mut x = vec![0; v.len()];
                 for (&i, &w) in self.perm.iter().zip(&v) {
                     x[i] = w;
                 }
@@ -366,6 +409,37 @@ impl PadicSolver {
         let (row_norms2, col_norms2) = (norms2(&rows), norms2(&cols));
         let factorization = PRIMES.iter().find_map(|&p| Factorization::new(&rows, m, p)).ok_or(PadicError::Singular)?;
         Ok(PadicSolver { m, rows, cols, row_norms2, col_norms2, factorization })
+    }
+
+    /// Replaces column `r` of `B` by `column` (a simplex pivot): an eta factor modulo `p` instead
+    /// of a new factorization, which was a third of an exact pivot of the higher-lower exact
+    /// stage; after `MAX_ETAS` exchanges `B` is factored afresh. Fails if the new `B` is singular.
+    pub fn replace_column(&mut self, r: usize, column: &[i64]) -> Result<(), PadicError> {
+        let m = self.m;
+        assert!(r < m && column.len() == m, "column {r} of {} entries for a {m}x{m} matrix", column.len());
+        let max_entry = column.iter().chain(&self.rows).map(|x| u128::from(x.unsigned_abs())).max().unwrap_or(0);
+        if max_entry * m as u128 > 1 << 64 {
+            return Err(PadicError::EntriesTooLarge);
+        }
+        for (i, &a) in column.iter().enumerate() {
+            let old = self.rows[i * m + r] as f64;
+            self.row_norms2[i] += (a as f64) * (a as f64) - old * old;
+            self.rows[i * m + r] = a;
+            self.cols[r * m + i] = a;
+        }
+        self.col_norms2[r] = column.iter().map(|&a| (a as f64) * (a as f64)).sum();
+        let field = self.factorization.field;
+        let residues: Vec<u64> = column.iter().map(|&a| field.reduce(i128::from(a))).collect();
+        let d = self.factorization.solve(Side::Normal, &residues);
+        if d[r] == 0 || self.factorization.etas.len() >= MAX_ETAS {
+            self.factorization =
+                PRIMES.iter().find_map(|&p| Factorization::new(&self.rows, m, p)).ok_or(PadicError::Singular)?;
+            return Ok(());
+        }
+        let d: Vec<u64> = d.into_iter().map(|x| field.to_montgomery(x)).collect();
+        let dr_inv = field.inverse(d[r]);
+        self.factorization.etas.push(Eta { r, d, dr_inv });
+        Ok(())
     }
 
     /// Solves `B x = rhs` exactly.
@@ -682,6 +756,31 @@ mod tests {
         for (row, &b) in matrix.iter().zip(rhs) {
             let lhs: Integer = row.iter().zip(&solution.numerators).map(|(&a, n)| Integer::from(a) * n).sum();
             assert_eq!(lhs, &den * Integer::from(b));
+        }
+    }
+
+    #[test]
+    fn column_exchanges_solve_as_a_fresh_factorization_does() {
+        // More exchanges than MAX_ETAS, so that both the eta factors and the refactorization run.
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let m = 12;
+        let mut matrix = random_matrix(&mut rng, m, -9, 10);
+        let mut solver = PadicSolver::new(&matrix).unwrap();
+        for _ in 0..MAX_ETAS + 8 {
+            let r = rng.random_range(0..m);
+            let column = random_vector(&mut rng, m, -9, 10);
+            let mut next = matrix.clone();
+            for (row, &a) in next.iter_mut().zip(&column) {
+                row[r] = a;
+            }
+            if PadicSolver::new(&next).is_err() {
+                continue;
+            }
+            solver.replace_column(r, &column).unwrap();
+            matrix = next;
+            let rhs = random_vector(&mut rng, m, -5, 6);
+            assert_matches_reference(&matrix, &rhs, &solver.solve(&rhs));
+            assert_matches_reference(&transposed(&matrix), &rhs, &solver.solve_transposed(&rhs));
         }
     }
 

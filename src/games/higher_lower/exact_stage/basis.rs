@@ -1,7 +1,7 @@
 //! A basis of Bob's master in exact arithmetic: the matrix factored, and
 //! Bob's mixture from its primal values (shared by the exact stage and `widen`).
 
-use crate::exact::{ExactSolution, Integer, PadicSolver, Rational};
+use crate::exact::{ExactSolution, Integer, PadicSolver, Rational, to_f64};
 use crate::games::higher_lower::mixture::Mixture;
 use crate::games::higher_lower::solve::BasicVar;
 use crate::games::higher_lower::symmetric::SymmetricGame;
@@ -29,6 +29,14 @@ pub fn factor(game: &SymmetricGame, basis: &[BasicVar]) -> Result<PadicSolver, S
 /// V = denominator / (2 sum).
 pub fn trees_total(basis: &[BasicVar], x: &ExactSolution) -> Integer {
     x.numerators.iter().zip(basis).filter(|(_, v)| matches!(v, BasicVar::Tree(_))).map(|(x, _)| x).sum()
+}
+
+/// The basis's value V = 1 / (2 sum x) as a float, for progress notes
+/// (`None` where sum x is 0, as in a basis of slacks alone).
+pub fn value_f64(basis: &[BasicVar], x: &ExactSolution) -> Option<f64> {
+    let total_x = trees_total(basis, x);
+    let denominator = Integer::from(&x.denominator);
+    (total_x != 0).then(|| to_f64(&Rational::from_integers(denominator, total_x * Integer::from(2))))
 }
 
 /// Bob's mixture of a primal solution x_B >= 0 of S x <= 1 (x over the basis,

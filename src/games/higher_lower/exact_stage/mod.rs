@@ -12,14 +12,16 @@
 
 mod basis;
 pub mod certificate;
+mod walk;
 pub mod widen;
 
 use super::hull::OptimalFace;
 use super::mixture::Mixture;
-use super::solve::{BasicVar, FloatSolution};
+use super::solve::{BasicVar, FloatSolution, Method, price};
 use super::symmetric::SymmetricGame;
-use crate::exact::{ExactSolution, Integer, PadicSolver, Rational, to_f64};
-use basis::{bob_mixture, factor, trees_total};
+use super::tree::Tree;
+use crate::exact::{ExactSolution, Integer, PadicSolver, Rational};
+use basis::{bob_mixture, factor, value_f64};
 use certificate::{Certificate, best_response, with_best_response};
 use std::time::Instant;
 
@@ -108,10 +110,13 @@ fn exact_optimum(
 ) -> Result<ExactOutcome, String> {
     let mut pivots = 0u32;
     let mut reason: Option<BasisRepair> = None;
+    // Pivots the progress notes have told of.
+    let mut reported = 0u32;
     loop {
         let solved = SolvedBasis::new(game, &basis)?;
-        if pivots > 0 {
-            let worth = solved.value_f64().map(|v| format!(", the basis worth {v:.16}")).unwrap_or_default();
+        if pivots > reported {
+            reported = pivots;
+            let worth = value_f64(&basis, &solved.x).map(|v| format!(", the basis worth {v:.16}")).unwrap_or_default();
             report(&format!("{pivots} exact pivots{worth}"));
         }
         // A basic variable the float stage saw as zero may be slightly negative
@@ -131,6 +136,20 @@ fn exact_optimum(
         }
         let entering = match solved.improving_slack() {
             Some(j) => BasicVar::Slack(j),
+            None if let Some(tree) = solved.float_priced_tree(game) => {
+                // Walk on with cheaper exact pivots while the float DP finds improving trees.
+                reason.get_or_insert(BasisRepair::ImprovingTree { height: tree.height() });
+                let note = |k: u32, v: f64| report(&format!("{} exact pivots, the basis worth {v:.16}", pivots + k));
+                let mut walked_basis = basis.clone();
+                let walked = walk::walk(game, &mut walked_basis, solved.x.clone(), MAX_EXACT_PIVOTS - pivots, &note)?;
+                if walked > 0 {
+                    (basis, pivots) = (walked_basis, pivots + walked);
+                    // The walk reported its own pivots.
+                    reported = pivots;
+                    continue;
+                }
+                BasicVar::Tree(tree)
+            }
             None => {
                 // With no negative dual, alpha is the duals normalised, and a
                 // tree improves the master exactly when Alice's best response
@@ -198,6 +217,25 @@ impl<'b> SolvedBasis<'b> {
         self.w.numerators.iter().enumerate().filter(|(_, w)| **w < 0).min_by(|a, b| a.1.cmp(b.1)).map(|(j, _)| j)
     }
 
+    /// Bob's best tree against the exact duals rounded to floating point,
+    /// if it improves the basis exactly (w . S_T < 1). The exact DP on
+    /// weights of thousands of digits, with Alice's reduced rationals before
+    /// it, was a third of an exact pivot at m = 994; the float DP finds an
+    /// improving tree whenever one improves by more than its rounding, and
+    /// the exact DP then only has to certify the last basis.
+    fn float_priced_tree(&self, game: &SymmetricGame) -> Option<Tree> {
+        let duals = self.w.to_f64s();
+        let total: f64 = duals.iter().sum();
+        if total.is_nan() || total <= 0.0 {
+            return None;
+        }
+        let point: Vec<f64> = duals.iter().map(|w| w / total).collect();
+        let tree = price(game, Method::Auto, &point);
+        let cost: Integer =
+            game.column(&tree).into_iter().zip(&self.w.numerators).map(|(s, w)| w * Integer::from(s)).sum();
+        (cost < self.w.denominator).then_some(tree)
+    }
+
     /// The basis position that leaves when `entering` comes in: the smallest
     /// x_i / d_i over d_i > 0 with d = B^-1 a (ties: the first position).
     fn ratio_test(&self, game: &SymmetricGame, entering: &BasicVar) -> usize {
@@ -235,14 +273,6 @@ impl<'b> SolvedBasis<'b> {
                 .cmp(&(&self.w.numerators[j] * -&rho.numerators[i]))
                 .then(i.cmp(&j))
         })
-    }
-
-    /// The basis's value V = 1 / (2 sum x) as a float, for progress notes
-    /// (`None` where sum x is 0, as in a basis of slacks alone).
-    fn value_f64(&self) -> Option<f64> {
-        let total_x = trees_total(self.basis, &self.x);
-        let denominator = Integer::from(self.x.denominator.clone());
-        (total_x != 0).then(|| to_f64(&Rational::from_integers(denominator, total_x * Integer::from(2))))
     }
 
     /// V, Alice's full strategy, and Bob's full mixture (each symmetric tree

@@ -1,0 +1,209 @@
+//! The exact primal simplex's long walks. Near N = 2048 a float basis can be
+//! worth 1e-10 of V more than the optimum on a nearly degenerate vertex, and
+//! the exact simplex then takes hundreds of pivots that each lower V by about
+//! 1e-14 (docs/higher-lower.md#what-limits-it-and-the-road-to-2048). A pivot
+//! of the walk needs only what its ratio test needs exactly: the entering
+//! direction d = B^-1 a (one p-adic solve, its factorisation updated by an
+//! eta factor modulo p instead of made afresh) and x_B, updated from d without
+//! a solve. The entering tree is Bob's best against floating-point duals from
+//! an explicit inverse updated at each pivot, and enters only if d shows it
+//! improving exactly (c_B . d < 1). The exact duals and the exact DP are left
+//! to the end of the walk, where they certify the basis or find what the
+//! float DP missed.
+
+use super::basis::{factor, value_f64};
+use crate::exact::{ExactSolution, Integer};
+use crate::games::higher_lower::solve::kernels::sub_scaled;
+use crate::games::higher_lower::solve::{BasicVar, Method, price};
+use crate::games::higher_lower::symmetric::SymmetricGame;
+use malachite::base::num::arithmetic::traits::{DivExact, Gcd};
+
+/// Pivots after which the float inverse is rebuilt from the basis: its
+/// product-form updates drift, and the duals it gives only choose the
+/// entering tree, so a little drift costs nothing but a rebuild is cheap.
+const REBUILD_EVERY: u32 = 64;
+
+/// Walks from `basis` (exactly feasible, with exact values `x`) by exact
+/// primal pivots whose entering trees the float DP finds, until it finds none
+/// that improves exactly or `limit` pivots are reached. Returns the pivots
+/// made; `report` hears of each with the basis's value.
+pub fn walk(
+    game: &SymmetricGame,
+    basis: &mut [BasicVar],
+    mut x: ExactSolution,
+    limit: u32,
+    report: &dyn Fn(u32, f64),
+) -> Result<u32, String> {
+    let mut inverse = FloatInverse::new(game, basis);
+    let mut solver = factor(game, basis)?;
+    let mut pivots = 0;
+    while pivots < limit {
+        if pivots > 0 && pivots % REBUILD_EVERY == 0 {
+            inverse = FloatInverse::new(game, basis);
+        }
+        let Some(inv) = &inverse else { break };
+        let duals = inv.duals(basis);
+        let total: f64 = duals.iter().map(|w| w.max(0.0)).sum();
+        if total.is_nan() || total <= 0.0 {
+            break;
+        }
+        let point: Vec<f64> = duals.iter().map(|w| w.max(0.0) / total).collect();
+        let tree = price(game, Method::Auto, &point);
+        let column: Vec<i64> = game.column(&tree).into_iter().map(i64::from).collect();
+        let d = solver.solve(&column);
+        // Improving exactly when c_B . d < 1: trees cost 1, slacks 0.
+        let cost: Integer =
+            d.numerators.iter().zip(basis.iter()).filter(|(_, v)| matches!(v, BasicVar::Tree(_))).map(|(n, _)| n).sum();
+        if cost >= d.denominator {
+            break;
+        }
+        let r = leaving(&x, &d);
+        x = exchanged(&x, &d, r);
+        if let Some(inv) = &mut inverse {
+            inv.exchange(r, &d.to_f64s());
+        }
+        solver.replace_column(r, &column).map_err(|e| format!("a walk's exact pivot: {e}"))?;
+        basis[r] = BasicVar::Tree(tree);
+        pivots += 1;
+        report(pivots, value_f64(basis, &x).unwrap_or(f64::NAN));
+    }
+    Ok(pivots)
+}
+
+/// The ratio test: the smallest x_i / d_i over d_i > 0 (ties: the first position).
+fn leaving(x: &ExactSolution, d: &ExactSolution) -> usize {
+    (0..x.numerators.len())
+        .filter(|&i| d.numerators[i] > 0)
+        .min_by(|&i, &j| {
+            (&x.numerators[i] * &d.numerators[j]).cmp(&(&x.numerators[j] * &d.numerators[i])).then(i.cmp(&j))
+        })
+        .expect("the master is bounded: some d_i > 0")
+}
+
+/// x after the entering variable (direction d) takes basis position r, with
+/// step theta = x_r / d_r: x_i - theta d_i, and theta at r. Over the common
+/// denominator Dx D_r the numerators are X_i D_r - X_r D_i and X_r Dd; one
+/// gcd pass reduces them.
+fn exchanged(x: &ExactSolution, d: &ExactSolution, r: usize) -> ExactSolution {
+    let (xr, dr) = (&x.numerators[r], &d.numerators[r]);
+    let mut numerators: Vec<Integer> =
+        x.numerators.iter().zip(&d.numerators).map(|(xi, di)| xi * dr - xr * di).collect();
+    numerators[r] = xr * Integer::from(d.denominator.clone());
+    let mut denominator = &x.denominator * dr.unsigned_abs_ref();
+    let mut g = denominator.clone();
+    for n in &numerators {
+        if g == 1u32 {
+            break;
+        }
+        g = g.gcd(n.unsigned_abs_ref());
+    }
+    if g != 1u32 {
+        let gi = Integer::from(g.clone());
+        for n in &mut numerators {
+            *n = (&*n).div_exact(&gi);
+        }
+        denominator = denominator.div_exact(g);
+    }
+    ExactSolution { numerators, denominator }
+}
+
+/// B^-1 in floating point, row-major, kept by product-form updates.
+struct FloatInverse {
+    m: usize,
+    rows: Vec<f64>,
+}
+
+impl FloatInverse {
+    /// Gauss-Jordan with partial pivoting; `None` if B looks singular.
+    fn new(game: &SymmetricGame, basis: &[BasicVar]) -> Option<Self> {
+        let m = game.rows();
+        let width = 2 * m;
+        let mut a = vec![0.0; m * width];
+        for (k, var) in basis.iter().enumerate() {
+            match var {
+                BasicVar::Slack(j) => a[j * width + k] = 1.0,
+                BasicVar::Tree(t) => {
+                    for (i, s) in game.column(t).into_iter().enumerate() {
+                        a[i * width + k] = f64::from(s);
+                    }
+                }
+            }
+        }
+        for i in 0..m {
+            a[i * width + m + i] = 1.0;
+        }
+        for col in 0..m {
+            let p = (col..m).max_by(|&x, &y| a[x * width + col].abs().total_cmp(&a[y * width + col].abs()))?;
+            if a[p * width + col].abs() <= 1e-9 {
+                return None;
+            }
+            if p != col {
+                for k in 0..width {
+                    a.swap(p * width + k, col * width + k);
+                }
+            }
+            let pivot = a[col * width + col];
+            for k in 0..width {
+                a[col * width + k] /= pivot;
+            }
+            let pivot_row: Vec<f64> = a[col * width + col..(col + 1) * width].to_vec();
+            for i in 0..m {
+                let factor = a[i * width + col];
+                if i != col && factor != 0.0 {
+                    sub_scaled(&mut a[i * width + col..(i + 1) * width], factor, &pivot_row);
+                }
+            }
+        }
+        let rows = (0..m).flat_map(|i| a[i * width + m..(i + 1) * width].to_vec()).collect();
+        Some(FloatInverse { m, rows })
+    }
+
+    /// w = c_B' B^-1: the sum of the rows at the trees' positions.
+    fn duals(&self, basis: &[BasicVar]) -> Vec<f64> {
+        let mut w = vec![0.0; self.m];
+        for (row, var) in self.rows.chunks_exact(self.m).zip(basis) {
+            if matches!(var, BasicVar::Tree(_)) {
+                for (wj, b) in w.iter_mut().zip(row) {
+                    *wj += b;
+                }
+            }
+        }
+        w
+    }
+
+    /// The inverse after the variable with direction d takes position r.
+    fn exchange(&mut self, r: usize, d: &[f64]) {
+        let m = self.m;
+        let pivot_row: Vec<f64> = self.rows[r * m..(r + 1) * m].iter().map(|b| b / d[r]).collect();
+        for (i, row) in self.rows.chunks_exact_mut(m).enumerate() {
+            if i == r {
+                row.copy_from_slice(&pivot_row);
+            } else if d[i] != 0.0 {
+                sub_scaled(row, d[i], &pivot_row);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_updated_values_are_the_solved_ones() {
+        // B = [[2, 1], [1, 3]], x = B^-1 1 = (2/5, 1/5); column a = (1, 2) enters.
+        let solver = crate::exact::PadicSolver::new(&[vec![2, 1], vec![1, 3]]).unwrap();
+        let x = solver.solve(&[1, 1]);
+        let d = solver.solve(&[1, 2]);
+        let r = leaving(&x, &d);
+        let updated = exchanged(&x, &d, r);
+        let mut columns = [[2i64, 1], [1, 3]];
+        columns[r] = [1, 2];
+        let fresh =
+            crate::exact::PadicSolver::new(&[vec![columns[0][0], columns[1][0]], vec![columns[0][1], columns[1][1]]])
+                .unwrap()
+                .solve(&[1, 1]);
+        assert_eq!(updated, fresh);
+        assert!(updated.numerators.iter().all(|n| *n >= 0));
+    }
+}
