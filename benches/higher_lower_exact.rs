@@ -5,6 +5,10 @@
 //!
 //!   cargo bench --bench higher_lower_exact              # N = 980
 //!   HL_EXACT_N=509,980 cargo bench --bench higher_lower_exact
+//!   HL_EXACT_N=500 HL_EXACT_TOLERANCE=1e-6 cargo bench --bench higher_lower_exact
+//!
+//! A loose tolerance ends the float solve early, so that the exact stage
+//! repairs the basis with exact pivots (thousands at N = 500 and 1e-6).
 
 mod common;
 use common::{human, median_seconds};
@@ -19,9 +23,14 @@ fn main() {
         .split(',')
         .map(|s| s.trim().parse().expect("N"))
         .collect();
-    println!("{:>5}  {:>12}  {:>14}  {:>12}  {:>8}", "N", "float solve", "exact stage", "certificate", "digits");
+    let tolerance: f64 =
+        std::env::var("HL_EXACT_TOLERANCE").map_or(1e-10, |t| t.trim().parse().expect("HL_EXACT_TOLERANCE"));
+    println!(
+        "{:>5}  {:>12}  {:>14}  {:>12}  {:>8}  {:>12}",
+        "N", "float solve", "exact stage", "certificate", "digits", "exact pivots"
+    );
     for n in ns {
-        let options = SolveOptions::new(Method::Auto, 1e-10, 10_000_000);
+        let options = SolveOptions::new(Method::Auto, tolerance, 10_000_000);
         let start = Instant::now();
         let float = solve(n, &options, None);
         let float_seconds = start.elapsed().as_secs_f64();
@@ -29,6 +38,12 @@ fn main() {
         let stage = median_seconds(5, || exact_stage(&float).expect("exact stage"));
         let certificate = median_seconds(5, || certify(&exact.value, &exact.alpha, &exact.bob).expect("certified"));
         let digits = exact.value.to_denominator().to_string().len();
-        println!("{n:>5}  {:>12}  {:>14}  {:>12}  {digits:>8}", human(float_seconds), human(stage), human(certificate));
+        println!(
+            "{n:>5}  {:>12}  {:>14}  {:>12}  {digits:>8}  {:>12}",
+            human(float_seconds),
+            human(stage),
+            human(certificate),
+            exact.exact_pivots
+        );
     }
 }

@@ -12,6 +12,8 @@
 
 mod basis;
 pub mod certificate;
+mod double_walk;
+mod float_inverse;
 mod walk;
 pub mod widen;
 
@@ -140,6 +142,14 @@ fn exact_optimum(
                 // Walk on with cheaper exact pivots while the float DP finds improving trees.
                 reason.get_or_insert(BasisRepair::ImprovingTree { height: tree.height() });
                 let note = |k: u32, v: f64| report(&format!("{} exact pivots, the basis worth {v:.16}", pivots + k));
+                // First in double-double, kept if the basis it ends at is exactly feasible.
+                let mut fast = basis.clone();
+                let fast_pivots = double_walk::walk(game, &mut fast, MAX_EXACT_PIVOTS - pivots, &note);
+                if fast_pivots > 0 && SolvedBasis::new(game, &fast)?.x.numerators.iter().all(|x| *x >= 0) {
+                    (basis, pivots) = (fast, pivots + fast_pivots);
+                    reported = pivots;
+                    continue;
+                }
                 let mut walked_basis = basis.clone();
                 let walked = walk::walk(game, &mut walked_basis, solved.x.clone(), MAX_EXACT_PIVOTS - pivots, &note)?;
                 if walked > 0 {
