@@ -27,8 +27,11 @@ use basis::{bob_mixture, factor, value_f64};
 use certificate::{Certificate, best_response, with_best_response};
 use std::time::Instant;
 
-/// Exact pivots allowed before giving up: far more than any repair needs.
+/// Pivots in exact arithmetic allowed before giving up: far more than any
+/// repair needs once the double-double walk has taken the long ones.
 const MAX_EXACT_PIVOTS: u32 = 10_000;
+/// Pivots of the double-double walk allowed (about 40 ms each at m = 994).
+const MAX_DOUBLE_PIVOTS: u32 = 500_000;
 
 /// Why the float stage's final basis was not exactly optimal: the first
 /// fault the exact stage found and repaired with exact pivots (the
@@ -111,6 +114,8 @@ fn exact_optimum(
     report: &dyn Fn(&str),
 ) -> Result<ExactOutcome, String> {
     let mut pivots = 0u32;
+    // Of them, the double-double walk's (`MAX_DOUBLE_PIVOTS`).
+    let mut double_pivots = 0u32;
     let mut reason: Option<BasisRepair> = None;
     // Pivots the progress notes have told of.
     let mut reported = 0u32;
@@ -129,7 +134,7 @@ fn exact_optimum(
                 return Err(format!("the float basis is primal infeasible in exact arithmetic (row {position})"));
             };
             reason.get_or_insert(BasisRepair::NegativeBasicVariable(position + 1));
-            if pivots >= MAX_EXACT_PIVOTS {
+            if pivots - double_pivots >= MAX_EXACT_PIVOTS {
                 return Err(format!("no exact optimum after {pivots} exact pivots"));
             }
             basis[position] = BasicVar::Slack(slack);
@@ -144,14 +149,20 @@ fn exact_optimum(
                 let note = |k: u32, v: f64| report(&format!("{} exact pivots, the basis worth {v:.16}", pivots + k));
                 // First in double-double, kept if the basis it ends at is exactly feasible.
                 let mut fast = basis.clone();
-                let fast_pivots = double_walk::walk(game, &mut fast, MAX_EXACT_PIVOTS - pivots, &note);
+                let fast_pivots = double_walk::walk(game, &mut fast, MAX_DOUBLE_PIVOTS - double_pivots, &note);
                 if fast_pivots > 0 && SolvedBasis::new(game, &fast)?.x.numerators.iter().all(|x| *x >= 0) {
-                    (basis, pivots) = (fast, pivots + fast_pivots);
+                    (basis, pivots, double_pivots) = (fast, pivots + fast_pivots, double_pivots + fast_pivots);
                     reported = pivots;
                     continue;
                 }
                 let mut walked_basis = basis.clone();
-                let walked = walk::walk(game, &mut walked_basis, solved.x.clone(), MAX_EXACT_PIVOTS - pivots, &note)?;
+                let walked = walk::walk(
+                    game,
+                    &mut walked_basis,
+                    solved.x.clone(),
+                    MAX_EXACT_PIVOTS + double_pivots - pivots,
+                    &note,
+                )?;
                 if walked > 0 {
                     (basis, pivots) = (walked_basis, pivots + walked);
                     // The walk reported its own pivots.
@@ -193,7 +204,7 @@ fn exact_optimum(
             BasicVar::Slack(j) => BasisRepair::NegativeDual(j + 1),
             BasicVar::Tree(t) => BasisRepair::ImprovingTree { height: t.height() },
         });
-        if pivots >= MAX_EXACT_PIVOTS {
+        if pivots - double_pivots >= MAX_EXACT_PIVOTS {
             return Err(format!("no exact optimum after {pivots} exact pivots"));
         }
         let leaving = solved.ratio_test(game, &entering);
