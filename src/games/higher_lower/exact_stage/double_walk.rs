@@ -142,28 +142,3 @@ fn value(basis: &[BasicVar], x: &[TwoFloat]) -> f64 {
     let total: f64 = x.iter().zip(basis).filter(|(_, v)| matches!(v, BasicVar::Tree(_))).map(|(xi, _)| xi.hi()).sum();
     1.0 / (2.0 * total)
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::games::higher_lower::exact_stage::basis::{factor, value_f64};
-    use crate::games::higher_lower::exact_stage::exact_stage;
-    use crate::games::higher_lower::solve::{SolveOptions, solve};
-
-    #[test]
-    fn walks_a_loose_basis_to_an_exactly_feasible_optimal_one() {
-        // A loose tolerance stops the float solve early; the walk alone must reach V, feasibly.
-        let n = 60;
-        let loose = solve(n, &SolveOptions::new(Method::Dresher, 0.05, 100_000), None);
-        let optimum = exact_stage(&solve(n, &SolveOptions::new(Method::Auto, 1e-10, 100_000), None)).unwrap();
-        let game = SymmetricGame::new(n);
-        let mut basis = loose.basis.clone();
-        let pivots = walk(&game, &mut basis, 10_000, &|_, _| {});
-        assert!(pivots > 0, "the loose basis needs pivots");
-        let x = factor(&game, &basis).unwrap().solve(&vec![1; game.rows()]);
-        assert!(x.numerators.iter().all(|v| *v >= 0), "infeasible in exact arithmetic");
-        let v = value_f64(&basis, &x).unwrap();
-        let exact_v = crate::exact::to_f64(&optimum.value);
-        assert!((v - exact_v).abs() < 1e-13 * exact_v, "the walk ended at {v}, V = {exact_v}");
-    }
-}

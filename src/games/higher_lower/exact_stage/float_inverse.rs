@@ -4,7 +4,7 @@
 //! updates, rebuilt by the walks now and then.
 
 use crate::games::higher_lower::solve::BasicVar;
-use crate::games::higher_lower::solve::kernels::{dot, sub_scaled};
+use crate::games::higher_lower::solve::kernels::{dot, gauss_jordan, sub_scaled};
 use crate::games::higher_lower::symmetric::SymmetricGame;
 
 /// B^-1 in floating point, row-major, kept by product-form updates.
@@ -32,28 +32,7 @@ impl FloatInverse {
         for i in 0..m {
             a[i * width + m + i] = 1.0;
         }
-        for col in 0..m {
-            let p = (col..m).max_by(|&x, &y| a[x * width + col].abs().total_cmp(&a[y * width + col].abs()))?;
-            if a[p * width + col].abs() <= 1e-9 {
-                return None;
-            }
-            if p != col {
-                for k in 0..width {
-                    a.swap(p * width + k, col * width + k);
-                }
-            }
-            let pivot = a[col * width + col];
-            for k in 0..width {
-                a[col * width + k] /= pivot;
-            }
-            let pivot_row: Vec<f64> = a[col * width + col..(col + 1) * width].to_vec();
-            for i in 0..m {
-                let factor = a[i * width + col];
-                if i != col && factor != 0.0 {
-                    sub_scaled(&mut a[i * width + col..(i + 1) * width], factor, &pivot_row);
-                }
-            }
-        }
+        gauss_jordan(&mut a, m).ok()?;
         let rows = (0..m).flat_map(|i| a[i * width + m..(i + 1) * width].to_vec()).collect();
         Some(FloatInverse { m, rows })
     }

@@ -113,18 +113,16 @@ fn exact_optimum(
     mut basis: Vec<BasicVar>,
     report: &dyn Fn(&str),
 ) -> Result<ExactOutcome, String> {
-    let mut pivots = 0u32;
-    // Of them, the double-double walk's (`MAX_DOUBLE_PIVOTS`).
-    let mut double_pivots = 0u32;
+    let mut count = PivotCount::default();
     let mut reason: Option<BasisRepair> = None;
     // Pivots the progress notes have told of.
     let mut reported = 0u32;
     loop {
         let solved = SolvedBasis::new(game, &basis)?;
-        if pivots > reported {
-            reported = pivots;
+        if count.pivots > reported {
+            reported = count.pivots;
             let worth = value_f64(&basis, &solved.x).map(|v| format!(", the basis worth {v:.16}")).unwrap_or_default();
-            report(&format!("{pivots} exact pivots{worth}"));
+            report(&format!("{} exact pivots{worth}", count.pivots));
         }
         // A basic variable the float stage saw as zero may be slightly negative
         // exactly: a dual simplex pivot (a slack enters in its place) restores
@@ -134,39 +132,21 @@ fn exact_optimum(
                 return Err(format!("the float basis is primal infeasible in exact arithmetic (row {position})"));
             };
             reason.get_or_insert(BasisRepair::NegativeBasicVariable(position + 1));
-            if pivots - double_pivots >= MAX_EXACT_PIVOTS {
-                return Err(format!("no exact optimum after {pivots} exact pivots"));
-            }
+            count.exceeded()?;
             basis[position] = BasicVar::Slack(slack);
-            pivots += 1;
+            count.add(1, false);
             continue;
         }
         let entering = match solved.improving_slack() {
             Some(j) => BasicVar::Slack(j),
             None if let Some(tree) = solved.float_priced_tree(game) => {
-                // Walk on with cheaper exact pivots while the float DP finds improving trees.
+                // Walk on with cheaper pivots while the float DP finds improving trees.
                 reason.get_or_insert(BasisRepair::ImprovingTree { height: tree.height() });
-                let note = |k: u32, v: f64| report(&format!("{} exact pivots, the basis worth {v:.16}", pivots + k));
-                // First in double-double, kept if the basis it ends at is exactly feasible.
-                let mut fast = basis.clone();
-                let fast_pivots = double_walk::walk(game, &mut fast, MAX_DOUBLE_PIVOTS - double_pivots, &note);
-                if fast_pivots > 0 && SolvedBasis::new(game, &fast)?.x.numerators.iter().all(|x| *x >= 0) {
-                    (basis, pivots, double_pivots) = (fast, pivots + fast_pivots, double_pivots + fast_pivots);
-                    reported = pivots;
-                    continue;
-                }
-                let mut walked_basis = basis.clone();
-                let walked = walk::walk(
-                    game,
-                    &mut walked_basis,
-                    solved.x.clone(),
-                    MAX_EXACT_PIVOTS + double_pivots - pivots,
-                    &note,
-                )?;
-                if walked > 0 {
-                    (basis, pivots) = (walked_basis, pivots + walked);
-                    // The walk reported its own pivots.
-                    reported = pivots;
+                if let Some((walked, k, in_double)) = walks(game, &basis, &solved.x, &count, report)? {
+                    basis = walked;
+                    count.add(k, in_double);
+                    // The walks reported their own pivots.
+                    reported = count.pivots;
                     continue;
                 }
                 BasicVar::Tree(tree)
@@ -190,7 +170,7 @@ fn exact_optimum(
                         value,
                         alpha,
                         bob,
-                        exact_pivots: pivots,
+                        exact_pivots: count.pivots,
                         repair_reason: reason,
                         certificate,
                         face_mixture: None,
@@ -204,13 +184,60 @@ fn exact_optimum(
             BasicVar::Slack(j) => BasisRepair::NegativeDual(j + 1),
             BasicVar::Tree(t) => BasisRepair::ImprovingTree { height: t.height() },
         });
-        if pivots - double_pivots >= MAX_EXACT_PIVOTS {
-            return Err(format!("no exact optimum after {pivots} exact pivots"));
-        }
+        count.exceeded()?;
         let leaving = solved.ratio_test(game, &entering);
         basis[leaving] = entering;
-        pivots += 1;
+        count.add(1, false);
     }
+}
+
+/// The pivots of a repair so far, and of them the double-double walk's.
+#[derive(Default)]
+struct PivotCount {
+    pivots: u32,
+    double: u32,
+}
+
+impl PivotCount {
+    fn add(&mut self, pivots: u32, in_double: bool) {
+        self.pivots += pivots;
+        self.double += if in_double { pivots } else { 0 };
+    }
+
+    /// Pivots in exact arithmetic left before `MAX_EXACT_PIVOTS`.
+    fn exact_left(&self) -> u32 {
+        MAX_EXACT_PIVOTS.saturating_sub(self.pivots - self.double)
+    }
+
+    /// An error once the exact pivots reach `MAX_EXACT_PIVOTS`.
+    fn exceeded(&self) -> Result<(), String> {
+        match self.exact_left() {
+            0 => Err(format!("no exact optimum after {} exact pivots", self.pivots)),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The repair's walks from `basis` (exact values `x`): in double-double
+/// first, kept if the basis it ends at is exactly feasible, else in exact
+/// arithmetic. Returns the basis walked to, its pivots and whether they were
+/// the double-double walk's; `None` if neither walk made a pivot.
+fn walks(
+    game: &SymmetricGame,
+    basis: &[BasicVar],
+    x: &ExactSolution,
+    count: &PivotCount,
+    report: &dyn Fn(&str),
+) -> Result<Option<(Vec<BasicVar>, u32, bool)>, String> {
+    let note = |k: u32, v: f64| report(&format!("{} exact pivots, the basis worth {v:.16}", count.pivots + k));
+    let mut fast = basis.to_vec();
+    let fast_pivots = double_walk::walk(game, &mut fast, MAX_DOUBLE_PIVOTS.saturating_sub(count.double), &note);
+    if fast_pivots > 0 && SolvedBasis::new(game, &fast)?.x.numerators.iter().all(|x| *x >= 0) {
+        return Ok(Some((fast, fast_pivots, true)));
+    }
+    let mut exact = basis.to_vec();
+    let walked = walk::walk(game, &mut exact, x.clone(), count.exact_left(), &note)?;
+    Ok((walked > 0).then_some((exact, walked, false)))
 }
 
 /// A basis solved exactly: its factorisation, primal values and duals.
@@ -310,6 +337,7 @@ impl<'b> SolvedBasis<'b> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::exact::to_f64;
     use crate::games::higher_lower::solve::{FloatSolution, Method, SolveOptions, solve};
     use crate::games::higher_lower::tree::Tree;
     use certificate::certify;
@@ -344,6 +372,23 @@ mod tests {
         assert!(reports.last().unwrap().starts_with(&format!("{} exact pivots", early.exact_pivots)), "{reports:?}");
         assert!(early.repair_reason.is_some());
         assert_eq!(early.value, proper.value);
+    }
+
+    #[test]
+    fn the_double_double_walk_reaches_an_exactly_feasible_optimal_basis() {
+        // A loose tolerance stops the float solve early; the walk alone must reach V, feasibly.
+        let n = 60;
+        let loose = solve(n, &SolveOptions::new(Method::Dresher, 0.05, 100_000), None);
+        let optimum = exact_stage(&solve(n, &SolveOptions::new(Method::Auto, 1e-10, 100_000), None)).unwrap();
+        let game = SymmetricGame::new(n);
+        let mut basis = loose.basis.clone();
+        let pivots = double_walk::walk(&game, &mut basis, 10_000, &|_, _| {});
+        assert!(pivots > 0, "the loose basis needs pivots");
+        let x = factor(&game, &basis).unwrap().solve(&vec![1; game.rows()]);
+        assert!(x.numerators.iter().all(|v| *v >= 0), "infeasible in exact arithmetic");
+        let v = value_f64(&basis, &x).unwrap();
+        let exact_v = to_f64(&optimum.value);
+        assert!((v - exact_v).abs() < 1e-13 * exact_v, "the walk ended at {v}, V = {exact_v}");
     }
 
     #[test]

@@ -313,6 +313,38 @@ fn sub_scaled_body<const FUSED: bool>(y: &mut [f64], factor: f64, x: &[f64]) {
     }
 }
 
+/// Inverts B in place in the augmented matrix [B | I] (m rows of width 2m,
+/// row-major) by Gauss-Jordan with partial pivoting, leaving [I | B^-1]; on
+/// failure returns the column whose pivot is (numerically) zero. The master
+/// rebuilds its inverse with it, the exact stage's walks their float inverse.
+pub fn gauss_jordan(a: &mut [f64], m: usize) -> Result<(), usize> {
+    let width = 2 * m;
+    for col in 0..m {
+        let p = (col..m).max_by(|&x, &y| a[x * width + col].abs().total_cmp(&a[y * width + col].abs())).ok_or(col)?;
+        if a[p * width + col].abs() <= 1e-9 {
+            return Err(col);
+        }
+        if p != col {
+            for k in 0..width {
+                a.swap(p * width + k, col * width + k);
+            }
+        }
+        let pivot = a[col * width + col];
+        for k in 0..width {
+            a[col * width + k] /= pivot;
+        }
+        // Columns left of `col` are already eliminated in the pivot row.
+        let pivot_row: Vec<f64> = a[col * width + col..(col + 1) * width].to_vec();
+        for i in 0..m {
+            let factor = a[i * width + col];
+            if i != col && factor != 0.0 {
+                sub_scaled(&mut a[i * width + col..(i + 1) * width], factor, &pivot_row);
+            }
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

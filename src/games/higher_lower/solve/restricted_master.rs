@@ -32,7 +32,7 @@
 
 use super::column_store::ColumnStore;
 use super::edge_sketch::EdgeSketch;
-use super::kernels::{dots, sub_scaled, sub_scaled_dot};
+use super::kernels::{dots, gauss_jordan, sub_scaled, sub_scaled_dot};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -925,31 +925,7 @@ impl RestrictedMaster {
         for i in 0..m {
             a[i * width + m + i] = 1.0;
         }
-        for col in 0..m {
-            let p = (col..m)
-                .max_by(|&x, &y| a[x * width + col].abs().total_cmp(&a[y * width + col].abs()))
-                .expect("rows remain");
-            if a[p * width + col].abs() <= 1e-9 {
-                return Err(col);
-            }
-            if p != col {
-                for k in 0..width {
-                    a.swap(p * width + k, col * width + k);
-                }
-            }
-            let pivot = a[col * width + col];
-            for k in 0..width {
-                a[col * width + k] /= pivot;
-            }
-            // Columns left of `col` are already eliminated in the pivot row.
-            let pivot_row: Vec<f64> = a[col * width + col..(col + 1) * width].to_vec();
-            for i in 0..m {
-                let factor = a[i * width + col];
-                if i != col && factor != 0.0 {
-                    sub_scaled(&mut a[i * width + col..(i + 1) * width], factor, &pivot_row);
-                }
-            }
-        }
+        gauss_jordan(&mut a, m)?;
         for i in 0..m {
             self.inverse[i * m..(i + 1) * m].copy_from_slice(&a[i * width + m..(i + 1) * width]);
         }
