@@ -10,7 +10,7 @@
 //! is thrown away and the exact walk runs instead.
 
 use super::float_inverse::FloatInverse;
-use crate::games::higher_lower::solve::{BasicVar, Method, price};
+use crate::games::higher_lower::solve::BasicVar;
 use crate::games::higher_lower::symmetric::SymmetricGame;
 use twofloat::TwoFloat;
 
@@ -100,13 +100,7 @@ pub fn walk(game: &SymmetricGame, basis: &mut [BasicVar], limit: u32, report: &d
             let Some(fresh) = columns.solve(&inverse, &ones) else { break };
             x = fresh;
         }
-        let duals = inverse.duals(basis);
-        let total: f64 = duals.iter().map(|w| w.max(0.0)).sum();
-        if total.is_nan() || total <= 0.0 {
-            break;
-        }
-        let point: Vec<f64> = duals.iter().map(|w| w.max(0.0) / total).collect();
-        let tree = price(game, Method::Auto, &point);
+        let Some(tree) = inverse.best_tree(game, basis) else { break };
         let a = game.float_column(&tree);
         let Some(d) = columns.solve(&inverse, &a) else { break };
         let cost = d.iter().zip(basis.iter()).filter(|(_, v)| matches!(v, BasicVar::Tree(_))).map(|(di, _)| *di);

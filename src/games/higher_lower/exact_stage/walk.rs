@@ -14,7 +14,7 @@
 use super::basis::{factor, value_f64};
 use super::float_inverse::FloatInverse;
 use crate::exact::{ExactSolution, Integer};
-use crate::games::higher_lower::solve::{BasicVar, Method, price};
+use crate::games::higher_lower::solve::BasicVar;
 use crate::games::higher_lower::symmetric::SymmetricGame;
 use malachite::base::num::arithmetic::traits::{DivExact, Gcd};
 
@@ -42,13 +42,7 @@ pub fn walk(
             inverse = FloatInverse::new(game, basis);
         }
         let Some(inv) = &inverse else { break };
-        let duals = inv.duals(basis);
-        let total: f64 = duals.iter().map(|w| w.max(0.0)).sum();
-        if total.is_nan() || total <= 0.0 {
-            break;
-        }
-        let point: Vec<f64> = duals.iter().map(|w| w.max(0.0) / total).collect();
-        let tree = price(game, Method::Auto, &point);
+        let Some(tree) = inv.best_tree(game, basis) else { break };
         let column: Vec<i64> = game.column(&tree).into_iter().map(i64::from).collect();
         let d = solver.solve(&column);
         // Improving exactly when c_B . d < 1: trees cost 1, slacks 0.
