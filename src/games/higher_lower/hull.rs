@@ -179,6 +179,11 @@ impl OptimalFace {
         Some(w)
     }
 
+    /// The tight keys K (0-based): those Bob's mixture holds to exactly V.
+    pub fn tight_keys(&self) -> &[usize] {
+        &self.tight
+    }
+
     /// Dimension of the hull (a proven upper bound on the face's, see `OptimalFace`).
     pub fn dimension(&self) -> usize {
         self.tight.len() - self.pivots.cols.len()

@@ -9,7 +9,7 @@ use super::chain_eta::ChainEta;
 use super::exact_stage::exact_stage_reporting;
 use super::face::face_stage;
 use super::height_limit::HeightHints;
-use super::solve::{FloatSolution, Method, SolveOptions, solve};
+use super::solve::{FloatSolution, Method, SolveOptions, solve_reporting};
 use super::stored::read_height_proofs;
 use super::tables::{concat, tables};
 use super::tree::Tree;
@@ -50,7 +50,9 @@ pub fn solve_in_order(
                 saved
             }
             None => {
-                let float = solve(n, &options, previous.as_ref());
+                let float = solve_reporting(n, &options, previous.as_ref(), &|note| {
+                    context.progress(&format!("N = {n} {note}, {of}"))
+                });
                 let repairing =
                     |note: &str| context.progress(&format!("N = {n} repairing the float basis: {note}, {of}"));
                 let mut exact = exact_stage_reporting(&float, &repairing)
@@ -234,7 +236,11 @@ mod tests {
             let tables = run(&resumed).unwrap();
             assert_eq!(resumed.steps.borrow().len(), 14, "N = 7..14 saved");
             assert!(resumed.notes.borrow().contains(&"N = 6 resumed from checkpoint, 6 of 14 N".to_string()));
-            assert!(resumed.notes.borrow()[6].starts_with("N = 7 certified"), "{:?}", resumed.notes.borrow());
+            // After the resumed N, N = 7 solves (each round noted), then is certified.
+            let notes = resumed.notes.borrow();
+            assert!(notes[6].starts_with("N = 7 solving, round 1, V between"), "{notes:?}");
+            let after_rounds = notes[6..].iter().find(|note| !note.starts_with("N = 7 solving"));
+            assert!(after_rounds.is_some_and(|note| note.starts_with("N = 7 certified")), "{notes:?}");
             assert_eq!(without_timings(tables), without_timings(expected), "{method:?}");
         }
     }

@@ -117,8 +117,13 @@ fn exact_optimum(
     let mut reason: Option<BasisRepair> = None;
     // Pivots the progress notes have told of.
     let mut reported = 0u32;
+    // The basis factored already (by the walk that ended at it).
+    let mut factored: Option<Factored> = None;
     loop {
-        let solved = SolvedBasis::new(game, &basis)?;
+        let solved = match factored.take() {
+            Some(done) => SolvedBasis::from_factored(&basis, done),
+            None => SolvedBasis::new(game, &basis)?,
+        };
         if count.pivots > reported {
             reported = count.pivots;
             let worth = value_f64(&basis, &solved.x).map(|v| format!(", the basis worth {v:.16}")).unwrap_or_default();
@@ -142,9 +147,9 @@ fn exact_optimum(
             None if let Some(tree) = solved.float_priced_tree(game) => {
                 // Walk on with cheaper pivots while the float DP finds improving trees.
                 reason.get_or_insert(BasisRepair::ImprovingTree { height: tree.height() });
-                if let Some((walked, k, in_double)) = walks(game, &basis, &solved.x, &count, report)? {
-                    basis = walked;
-                    count.add(k, in_double);
+                if let Some(walked) = walks(game, &basis, &solved.x, &count, report)? {
+                    (basis, factored) = (walked.basis, walked.factored);
+                    count.add(walked.pivots, walked.in_double);
                     // The walks reported their own pivots.
                     reported = count.pivots;
                     continue;
@@ -220,24 +225,50 @@ impl PivotCount {
 
 /// The repair's walks from `basis` (exact values `x`): in double-double
 /// first, kept if the basis it ends at is exactly feasible, else in exact
-/// arithmetic. Returns the basis walked to, its pivots and whether they were
-/// the double-double walk's; `None` if neither walk made a pivot.
+/// arithmetic; `None` if neither walk made a pivot.
 fn walks(
     game: &SymmetricGame,
     basis: &[BasicVar],
     x: &ExactSolution,
     count: &PivotCount,
     report: &dyn Fn(&str),
-) -> Result<Option<(Vec<BasicVar>, u32, bool)>, String> {
+) -> Result<Option<Walked>, String> {
     let note = |k: u32, v: f64| report(&format!("{} exact pivots, the basis worth {v:.16}", count.pivots + k));
     let mut fast = basis.to_vec();
     let fast_pivots = double_walk::walk(game, &mut fast, MAX_DOUBLE_PIVOTS.saturating_sub(count.double), &note);
-    if fast_pivots > 0 && SolvedBasis::new(game, &fast)?.x.numerators.iter().all(|x| *x >= 0) {
-        return Ok(Some((fast, fast_pivots, true)));
+    if fast_pivots > 0 {
+        let walked = Factored::new(game, &fast)?;
+        if walked.x.numerators.iter().all(|x| *x >= 0) {
+            return Ok(Some(Walked { basis: fast, pivots: fast_pivots, in_double: true, factored: Some(walked) }));
+        }
     }
     let mut exact = basis.to_vec();
     let walked = walk::walk(game, &mut exact, x.clone(), count.exact_left(), &note)?;
-    Ok((walked > 0).then_some((exact, walked, false)))
+    Ok((walked > 0).then_some(Walked { basis: exact, pivots: walked, in_double: false, factored: None }))
+}
+
+/// Where a repair's walk ended.
+struct Walked {
+    basis: Vec<BasicVar>,
+    pivots: u32,
+    /// Whether the pivots were the double-double walk's.
+    in_double: bool,
+    /// The basis factored, where the check of its feasibility factored it.
+    factored: Option<Factored>,
+}
+
+/// A basis factored, with its primal values x_B = B^-1 1.
+struct Factored {
+    solver: PadicSolver,
+    x: ExactSolution,
+}
+
+impl Factored {
+    fn new(game: &SymmetricGame, basis: &[BasicVar]) -> Result<Self, String> {
+        let solver = factor(game, basis)?;
+        let x = solver.solve(&vec![1; game.rows()]);
+        Ok(Factored { solver, x })
+    }
 }
 
 /// A basis solved exactly: its factorisation, primal values and duals.
@@ -252,12 +283,14 @@ struct SolvedBasis<'b> {
 
 impl<'b> SolvedBasis<'b> {
     fn new(game: &SymmetricGame, basis: &'b [BasicVar]) -> Result<Self, String> {
-        let m = game.rows();
-        let solver = factor(game, basis)?;
-        let x = solver.solve(&vec![1; m]);
+        Ok(SolvedBasis::from_factored(basis, Factored::new(game, basis)?))
+    }
+
+    /// The duals of a basis factored already.
+    fn from_factored(basis: &'b [BasicVar], Factored { solver, x }: Factored) -> Self {
         let costs: Vec<i64> = basis.iter().map(|v| i64::from(matches!(v, BasicVar::Tree(_)))).collect();
         let w = solver.solve_transposed(&costs);
-        Ok(SolvedBasis { basis, solver, x, w })
+        SolvedBasis { basis, solver, x, w }
     }
 
     /// The row with the most negative dual, whose slack would improve the master.

@@ -154,7 +154,7 @@ impl<'v> Widening<'v> {
             n,
             value,
             mixtures: vec![vertex.clone()],
-            tight: vertex.tight_keys(value).into_iter().collect(),
+            tight: hull.tight_keys().iter().copied().collect(),
             union: vertex.support().cloned().collect(),
             narrowest: (hull, 1),
         }

@@ -19,7 +19,7 @@
 use super::polytope::{AliceFace, Cut};
 use crate::exact::common_denominator;
 use crate::exact::{Integer, Rational};
-use crate::games::higher_lower::mixture::{Mixture, key_load};
+use crate::games::higher_lower::mixture::{Mixture, key_loads};
 use crate::games::higher_lower::tree::Tree;
 use malachite::base::num::arithmetic::traits::PowerOf2;
 use malachite::base::num::basic::traits::Zero;
@@ -89,10 +89,10 @@ fn largest_step(value: &Rational, mixture: &[(Tree, Rational, Rational)]) -> Opt
     let (ys, y_scale) = common_denominator(&mixture.iter().map(|(_, y, _)| y.clone()).collect::<Vec<_>>());
     let (moves, move_scale) = common_denominator(&mixture.iter().map(|(_, _, a)| a.clone()).collect::<Vec<_>>());
     let mass_move: Rational = mixture.iter().map(|(_, _, a)| a).sum();
-    for k in 0..n {
-        let load = Rational::from_integers(key_load(trees(), &ys, k), Integer::from(y_scale.clone()));
-        let rise = Rational::from_integers(key_load(trees(), &moves, k), Integer::from(move_scale.clone()))
-            - value * &mass_move;
+    let (loads, rises) = (key_loads(trees(), &ys, n), key_loads(trees(), &moves, n));
+    for (load, rise) in loads.into_iter().zip(rises) {
+        let load = Rational::from_integers(load, Integer::from(y_scale.clone()));
+        let rise = Rational::from_integers(rise, Integer::from(move_scale.clone())) - value * &mass_move;
         if rise > 0u32 {
             let slack = value - load;
             if slack <= 0u32 {

@@ -43,13 +43,32 @@ use std::time::Instant;
 /// Solves the game for `n` keys; `previous` is the solution for n - 1 (used by
 /// the methods that warm-start).
 pub fn solve(n: usize, options: &SolveOptions, previous: Option<&FloatSolution>) -> FloatSolution {
+    solve_reporting(n, options, previous, &|_| {})
+}
+
+/// [`solve`], telling `report` after each round where the bounds on V stand:
+/// a cold N just below 2048 solves for most of an hour, and a run should show
+/// that it moves.
+pub fn solve_reporting(
+    n: usize,
+    options: &SolveOptions,
+    previous: Option<&FloatSolution>,
+    report: &dyn Fn(&str),
+) -> FloatSolution {
     let started = Instant::now();
     let mut solve = ColumnGeneration::start(n, options, previous);
     loop {
         let round = solve.round();
+        let upper = round.upper;
         if let Some(optimum) = solve.after(round) {
             return solve.finish(optimum, started);
         }
+        let lower = solve.core.centre.lower;
+        report(&format!(
+            "solving, round {}, V between {lower:.12} and {upper:.12} (gap {:.1e} of V)",
+            solve.rounds,
+            (upper - lower) / upper
+        ));
     }
 }
 
