@@ -3,8 +3,9 @@
 //! thousands of digits (0.77 s at m = 994), though the walk's decisions need
 //! far fewer: near N = 2048 the steps are about 1e-14 of V, below what f64
 //! resolves on these bases but far above double-double's 1e-32. Here x_B and
-//! each direction d = B^-1 a are solved in double-double by iterative
-//! refinement (residuals in double-double, corrections by the float inverse),
+//! each direction d = B^-1 a are solved to double-double by iterative
+//! refinement (exact residuals in 128-bit fixed point, corrections by the
+//! float inverse),
 //! and the walk pivots until no tree improves by more than `IMPROVING`. The
 //! caller solves the final basis exactly; a basis that is not exactly feasible
 //! is thrown away and the exact walk runs instead.
@@ -29,56 +30,133 @@ const ZERO: f64 = 1e-24;
 /// Pivots after which the float inverse is rebuilt and x_B solved afresh.
 const REBUILD_EVERY: u32 = 64;
 
-/// The basis as float columns, for the residuals B y.
+/// A basis column: a slack's unit vector, or S_T.
+enum Column {
+    Slack(usize),
+    Tree(Vec<u16>),
+}
+
+/// The basis's columns, integers, for exact residuals b - B y.
 struct Columns {
-    columns: Vec<Vec<f64>>,
+    columns: Vec<Column>,
+    /// The largest row sum of B: |B y| <= it times the largest |y_k|.
+    largest_row_sum: u64,
 }
 
 impl Columns {
     fn new(game: &SymmetricGame, basis: &[BasicVar]) -> Self {
-        Columns { columns: basis.iter().map(|v| column(game, v)).collect() }
+        let mut columns = Columns { columns: Vec::with_capacity(basis.len()), largest_row_sum: 0 };
+        for var in basis {
+            columns.columns.push(match var {
+                BasicVar::Slack(j) => Column::Slack(*j),
+                BasicVar::Tree(t) => Column::Tree(game.column(t)),
+            });
+        }
+        columns.sum_rows(game.rows());
+        columns
     }
 
-    /// b - B y, in double-double.
-    fn residual(&self, b: &[f64], y: &[TwoFloat]) -> Vec<TwoFloat> {
-        let mut r: Vec<TwoFloat> = b.iter().map(|&v| TwoFloat::from(v)).collect();
-        for (column, yk) in self.columns.iter().zip(y) {
-            for (ri, &a) in r.iter_mut().zip(column) {
-                if a != 0.0 {
-                    *ri -= *yk * a;
-                }
+    /// Column r becomes S_T.
+    fn replace(&mut self, r: usize, column: Vec<u16>, rows: usize) {
+        self.columns[r] = Column::Tree(column);
+        self.sum_rows(rows);
+    }
+
+    fn sum_rows(&mut self, rows: usize) {
+        let mut sums = vec![0u64; rows];
+        for column in &self.columns {
+            match column {
+                Column::Slack(j) => sums[*j] += 1,
+                Column::Tree(s) => sums.iter_mut().zip(s).for_each(|(sum, &a)| *sum += u64::from(a)),
+            }
+        }
+        self.largest_row_sum = sums.into_iter().max().unwrap_or(0).max(1);
+    }
+
+    /// b - B y exactly, y in fixed point; no sum overflows while every
+    /// |y_k| is within the point's `limit`.
+    fn residual(&self, b: &[u16], y: &[i128], point: FixedPoint) -> Vec<i128> {
+        let mut r: Vec<i128> = b.iter().map(|&v| i128::from(v) << point.bits).collect();
+        for (column, &yk) in self.columns.iter().zip(y) {
+            match column {
+                Column::Slack(j) => r[*j] -= yk,
+                Column::Tree(s) => r.iter_mut().zip(s).for_each(|(ri, &a)| *ri -= i128::from(a) * yk),
             }
         }
         r
     }
 
-    /// B^-1 b in double-double, or `None` if the refinement does not reach `RESIDUAL`.
-    fn solve(&self, inverse: &FloatInverse, b: &[f64]) -> Option<Vec<TwoFloat>> {
-        let scale = b.iter().fold(0.0f64, |a, v| a.max(v.abs())).max(f64::MIN_POSITIVE);
-        let mut y: Vec<TwoFloat> = inverse.times(b).into_iter().map(TwoFloat::from).collect();
+    /// B^-1 b by iterative refinement, or `None` if the refinement does not
+    /// reach `RESIDUAL` or the fixed point cannot hold the solution.
+    fn solve(&self, inverse: &FloatInverse, b: &[u16]) -> Option<Vec<TwoFloat>> {
+        let b_float: Vec<f64> = b.iter().map(|&v| f64::from(v)).collect();
+        let scale = b_float.iter().fold(0.0f64, |a, v| a.max(*v)).max(f64::MIN_POSITIVE);
+        let first = inverse.times(&b_float);
+        let largest = first.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+        let point = FixedPoint::for_solution(largest, scale, self.largest_row_sum)?;
+        let mut y: Vec<i128> = first.iter().map(|&v| point.fixed(v)).collect();
         for step in 0..=REFINEMENTS {
-            let r = self.residual(b, &y);
-            let largest = r.iter().fold(0.0f64, |a, v| a.max(v.hi().abs()));
-            if largest <= RESIDUAL * scale {
-                return Some(y);
+            if y.iter().any(|v| v.unsigned_abs() > point.limit) {
+                return None;
+            }
+            let r: Vec<f64> = self.residual(b, &y, point).into_iter().map(|v| point.to_f64(v)).collect();
+            if r.iter().fold(0.0f64, |a, v| a.max(v.abs())) <= RESIDUAL * scale {
+                return Some(y.into_iter().map(|v| point.to_two_float(v)).collect());
             }
             if step == REFINEMENTS {
                 break;
             }
-            let high: Vec<f64> = r.iter().map(|v| v.hi() + v.lo()).collect();
-            for (yi, c) in y.iter_mut().zip(inverse.times(&high)) {
-                *yi += c;
+            for (yi, c) in y.iter_mut().zip(inverse.times(&r)) {
+                *yi = yi.saturating_add(point.fixed(c));
             }
         }
         None
     }
 }
 
-/// A basis variable's column: S_T, or a unit vector for a slack.
-fn column(game: &SymmetricGame, var: &BasicVar) -> Vec<f64> {
-    match var {
-        BasicVar::Tree(t) => game.float_column(t),
-        BasicVar::Slack(j) => (0..game.rows()).map(|i| f64::from(u8::from(i == *j))).collect(),
+/// Fixed-point numbers y 2^bits in i128, for residuals without rounding:
+/// B's entries are small integers, so b - B y is exact in 128 bits, where
+/// residuals in double-double (each product and sum an error-free
+/// transformation) were a third of the walk's time at m = 250.
+#[derive(Clone, Copy)]
+struct FixedPoint {
+    bits: u32,
+    /// The largest |y_k 2^bits| for which no sum of `residual` overflows.
+    limit: u128,
+}
+
+impl FixedPoint {
+    /// Headroom over the float solution's largest entry, for the refinement's corrections.
+    const HEADROOM: f64 = 4.0;
+    /// Fewest fraction bits that resolve the walk's thresholds (`ZERO` is above 2^-80).
+    const FEWEST_BITS: f64 = 90.0;
+
+    /// The most fraction bits that hold solutions up to `largest` (with
+    /// headroom) and right-hand sides up to `scale`; `None` below `FEWEST_BITS`.
+    fn for_solution(largest: f64, scale: f64, largest_row_sum: u64) -> Option<Self> {
+        let reach = (Self::HEADROOM * largest).max(scale) * largest_row_sum as f64;
+        let bits = (125.0 - reach.log2().ceil()).min(1000.0);
+        // (NaN, from an infinite or NaN reach, fails too.)
+        if bits.is_nan() || bits < Self::FEWEST_BITS {
+            return None;
+        }
+        Some(FixedPoint { bits: bits as u32, limit: (1u128 << 125) / u128::from(largest_row_sum) })
+    }
+
+    fn fixed(self, v: f64) -> i128 {
+        (v * 2f64.powi(self.bits as i32)).round() as i128
+    }
+
+    fn to_f64(self, v: i128) -> f64 {
+        v as f64 * 2f64.powi(-(self.bits as i32))
+    }
+
+    /// The rounded high part, then the rest (exact where |v| < 2^106).
+    fn to_two_float(self, v: i128) -> TwoFloat {
+        let high = v as f64;
+        let rest = v - high as i128;
+        let unit = 2f64.powi(-(self.bits as i32));
+        TwoFloat::new_add(high * unit, rest as f64 * unit)
     }
 }
 
@@ -88,7 +166,7 @@ fn column(game: &SymmetricGame, var: &BasicVar) -> Vec<f64> {
 /// with the basis's value.
 pub fn walk(game: &SymmetricGame, basis: &mut [BasicVar], limit: u32, report: &dyn Fn(u32, f64)) -> u32 {
     let m = game.rows();
-    let ones = vec![1.0; m];
+    let ones = vec![1u16; m];
     let mut columns = Columns::new(game, basis);
     let Some(mut inverse) = FloatInverse::new(game, basis) else { return 0 };
     let Some(mut x) = columns.solve(&inverse, &ones) else { return 0 };
@@ -101,7 +179,7 @@ pub fn walk(game: &SymmetricGame, basis: &mut [BasicVar], limit: u32, report: &d
             x = fresh;
         }
         let Some(tree) = inverse.best_tree(game, basis) else { break };
-        let a = game.float_column(&tree);
+        let a = game.column(&tree);
         let Some(d) = columns.solve(&inverse, &a) else { break };
         let cost = d.iter().zip(basis.iter()).filter(|(_, v)| matches!(v, BasicVar::Tree(_))).map(|(di, _)| *di);
         let gain = TwoFloat::from(1.0) - cost.fold(TwoFloat::from(0.0), |s, di| s + di);
@@ -115,7 +193,7 @@ pub fn walk(game: &SymmetricGame, basis: &mut [BasicVar], limit: u32, report: &d
         }
         x[r] = step;
         inverse.exchange(r, &d.iter().map(|v| v.hi() + v.lo()).collect::<Vec<f64>>());
-        columns.columns[r] = a;
+        columns.replace(r, a, m);
         basis[r] = BasicVar::Tree(tree);
         pivots += 1;
         report(pivots, value(basis, &x));
