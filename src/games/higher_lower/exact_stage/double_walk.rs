@@ -39,38 +39,35 @@ enum Column {
 /// The basis's columns, integers, for exact residuals b - B y.
 struct Columns {
     columns: Vec<Column>,
+    /// B's row sums, kept as columns are replaced.
+    row_sums: Vec<u64>,
     /// The largest row sum of B: |B y| <= it times the largest |y_k|.
     largest_row_sum: u64,
 }
 
 impl Columns {
     fn new(game: &SymmetricGame, basis: &[BasicVar]) -> Self {
-        let mut columns = Columns { columns: Vec::with_capacity(basis.len()), largest_row_sum: 0 };
+        let mut columns =
+            Columns { columns: Vec::with_capacity(basis.len()), row_sums: vec![0; game.rows()], largest_row_sum: 1 };
         for var in basis {
-            columns.columns.push(match var {
+            let column = match var {
                 BasicVar::Slack(j) => Column::Slack(*j),
                 BasicVar::Tree(t) => Column::Tree(game.column(t)),
-            });
+            };
+            add_to_row_sums(&mut columns.row_sums, &column, true);
+            columns.columns.push(column);
         }
-        columns.sum_rows(game.rows());
+        columns.largest_row_sum = columns.row_sums.iter().copied().max().unwrap_or(0).max(1);
         columns
     }
 
     /// Column r becomes S_T.
-    fn replace(&mut self, r: usize, column: Vec<u16>, rows: usize) {
-        self.columns[r] = Column::Tree(column);
-        self.sum_rows(rows);
-    }
-
-    fn sum_rows(&mut self, rows: usize) {
-        let mut sums = vec![0u64; rows];
-        for column in &self.columns {
-            match column {
-                Column::Slack(j) => sums[*j] += 1,
-                Column::Tree(s) => sums.iter_mut().zip(s).for_each(|(sum, &a)| *sum += u64::from(a)),
-            }
-        }
-        self.largest_row_sum = sums.into_iter().max().unwrap_or(0).max(1);
+    fn replace(&mut self, r: usize, column: Vec<u16>) {
+        let column = Column::Tree(column);
+        add_to_row_sums(&mut self.row_sums, &self.columns[r], false);
+        add_to_row_sums(&mut self.row_sums, &column, true);
+        self.columns[r] = column;
+        self.largest_row_sum = self.row_sums.iter().copied().max().unwrap_or(0).max(1);
     }
 
     /// b - B y exactly, y in fixed point; no sum overflows while every
@@ -111,6 +108,15 @@ impl Columns {
             }
         }
         None
+    }
+}
+
+/// Adds a column's entries to B's row sums (`add`), or takes them away.
+fn add_to_row_sums(sums: &mut [u64], column: &Column, add: bool) {
+    let change = |sum: &mut u64, a: u64| if add { *sum += a } else { *sum -= a };
+    match column {
+        Column::Slack(j) => change(&mut sums[*j], 1),
+        Column::Tree(s) => sums.iter_mut().zip(s).for_each(|(sum, &a)| change(sum, u64::from(a))),
     }
 }
 
@@ -193,7 +199,7 @@ pub fn walk(game: &SymmetricGame, basis: &mut [BasicVar], limit: u32, report: &d
         }
         x[r] = step;
         inverse.exchange(r, &d.iter().map(|v| v.hi() + v.lo()).collect::<Vec<f64>>());
-        columns.replace(r, a, m);
+        columns.replace(r, a);
         basis[r] = BasicVar::Tree(tree);
         pivots += 1;
         report(pivots, value(basis, &x));
