@@ -12,7 +12,8 @@
 //! With HL_FACE_PART=height only the bound on Bob's tallest tree (Table 3.1,
 //! `height_limit`) runs, and each N's bound is printed beside ours; with
 //! HL_FACE_HINT=1 as well, how many N would be proven by N - 1's alpha; with
-//! HL_FACE_HINT=stored, N - 1's stored height proof is tried first, as the sweep does.
+//! HL_FACE_HINT=stored, N - 1's stored height proof is tried first, as the sweep does (in the whole
+//! face stage too).
 //! HL_FACE_VERTEX=1 builds each face from Bob's vertex mixture (`bob`) even
 //! where the run stored a wider one (`face_mixture`): the stage before widening.
 //!
@@ -100,10 +101,13 @@ fn main() {
         return claim_seconds(&stored, &claim);
     }
     let start = Instant::now();
+    let from_stored = std::env::var("HL_FACE_HINT").is_ok_and(|hint| hint == "stored");
     let outcomes: Vec<(usize, Result<FaceOutcome, String>)> = stored
         .par_iter()
         .map(|(&n, s)| {
             let tallest = s.bob.iter().filter(|(_, y)| *y > 0u32).map(|(t, _)| t.height()).max().unwrap_or(0);
+            // With HL_FACE_HINT=stored, N - 1's stored height proof is tried first, as in the sweep.
+            let previous = stored.get(&(n - 1)).and_then(|p| p.height_proof.as_deref()).filter(|_| from_stored);
             let outcome = face_stage(
                 &s.value,
                 &s.alpha,
@@ -111,7 +115,7 @@ fn main() {
                 None,
                 tallest,
                 builtin(),
-                HeightHints { previous: None, priced: &s.priced },
+                HeightHints { previous, priced: &s.priced },
             );
             if let Ok(o) = &outcome {
                 eprintln!("N = {n}: d = {}, {:.2} s (sweep {:.2} s)", o.dimension, o.seconds, s.seconds);
