@@ -11,8 +11,10 @@
 //! is thrown away and the exact walk runs instead.
 
 use super::float_inverse::FloatInverse;
+use super::walk_pricing::{Duals, WalkPricing};
 use crate::games::higher_lower::solve::BasicVar;
 use crate::games::higher_lower::symmetric::SymmetricGame;
+use crate::games::higher_lower::tree::Tree;
 use twofloat::TwoFloat;
 
 /// Refinement steps of a solve at most; each gains the digits f64 resolves
@@ -166,12 +168,19 @@ impl FixedPoint {
     }
 }
 
-/// Walks from `basis` by primal pivots in double-double, entering Bob's best
-/// tree against the float duals while it improves by more than `IMPROVING`,
-/// at most `limit` pivots. Returns the pivots made; `report` hears of each
-/// with the basis's value.
-pub fn walk(game: &SymmetricGame, basis: &mut [BasicVar], limit: u32, report: &dyn Fn(u32, f64)) -> u32 {
+/// Walks from `basis` by primal pivots in double-double, entering the trees
+/// `walk_pricing` finds (smoothed toward `centre`, else at the float duals)
+/// while they improve by more than `IMPROVING`, at most `limit` pivots.
+/// Returns the pivots made; `report` hears of each with the basis's value.
+pub fn walk(
+    game: &SymmetricGame,
+    basis: &mut [BasicVar],
+    centre: Option<&[f64]>,
+    limit: u32,
+    report: &dyn Fn(u32, f64),
+) -> u32 {
     let m = game.rows();
+    let mut pricing = WalkPricing::new(game, centre);
     let ones = vec![1u16; m];
     let mut columns = Columns::new(game, basis);
     let Some(mut inverse) = FloatInverse::new(game, basis) else { return 0 };
@@ -184,14 +193,14 @@ pub fn walk(game: &SymmetricGame, basis: &mut [BasicVar], limit: u32, report: &d
             let Some(fresh) = columns.solve(&inverse, &ones) else { break };
             x = fresh;
         }
-        let Some(tree) = inverse.best_tree(game, basis) else { break };
-        let a = game.column(&tree);
-        let Some(d) = columns.solve(&inverse, &a) else { break };
-        let cost = d.iter().zip(basis.iter()).filter(|(_, v)| matches!(v, BasicVar::Tree(_))).map(|(di, _)| *di);
-        let gain = TwoFloat::from(1.0) - cost.fold(TwoFloat::from(0.0), |s, di| s + di);
-        if gain.hi() <= IMPROVING {
-            break;
-        }
+        let Some(duals) = Duals::of(&inverse, basis) else { break };
+        let improving = |tree: Tree| {
+            let a = game.column(&tree);
+            let d = columns.solve(&inverse, &a)?;
+            (gain(&d, basis) > IMPROVING).then_some((tree, a, d))
+        };
+        let smoothed = pricing.smoothed(game, &duals).and_then(improving);
+        let Some((tree, a, d)) = smoothed.or_else(|| improving(pricing.at_duals(game, &duals))) else { break };
         let Some(r) = leaving(&x, &d) else { break };
         let step = if x[r].hi() > 0.0 { x[r] / d[r] } else { TwoFloat::from(0.0) };
         for (xi, di) in x.iter_mut().zip(&d) {
@@ -205,6 +214,13 @@ pub fn walk(game: &SymmetricGame, basis: &mut [BasicVar], limit: u32, report: &d
         report(pivots, value(basis, &x));
     }
     pivots
+}
+
+/// How much the column with direction `d` improves the master, 1 - c_B . d
+/// (trees cost 1, slacks 0).
+fn gain(d: &[TwoFloat], basis: &[BasicVar]) -> TwoFloat {
+    let cost = d.iter().zip(basis).filter(|(_, v)| matches!(v, BasicVar::Tree(_))).map(|(di, _)| *di);
+    TwoFloat::from(1.0) - cost.fold(TwoFloat::from(0.0), |s, di| s + di)
 }
 
 /// The ratio test: the smallest x_i / d_i over d_i above `ZERO` (ties: the first position).

@@ -3,10 +3,9 @@
 //! solves (`double_walk`). Built by Gauss-Jordan, kept by product-form
 //! updates, rebuilt by the walks now and then.
 
+use crate::games::higher_lower::solve::BasicVar;
 use crate::games::higher_lower::solve::kernels::{dot, gauss_jordan, sub_scaled};
-use crate::games::higher_lower::solve::{BasicVar, Method, price};
 use crate::games::higher_lower::symmetric::SymmetricGame;
-use crate::games::higher_lower::tree::Tree;
 
 /// B^-1 in floating point, row-major, kept by product-form updates.
 pub struct FloatInverse {
@@ -41,18 +40,6 @@ impl FloatInverse {
     /// B^-1 v.
     pub fn times(&self, v: &[f64]) -> Vec<f64> {
         self.rows.chunks_exact(self.m).map(|row| dot(row, v)).collect()
-    }
-
-    /// Bob's best tree against the float duals normalised (negative noise
-    /// clipped): the walks' entering tree; `None` if the duals are not positive.
-    pub fn best_tree(&self, game: &SymmetricGame, basis: &[BasicVar]) -> Option<Tree> {
-        let duals = self.duals(basis);
-        let total: f64 = duals.iter().map(|w| w.max(0.0)).sum();
-        if total.is_nan() || total <= 0.0 {
-            return None;
-        }
-        let point: Vec<f64> = duals.iter().map(|w| w.max(0.0) / total).collect();
-        Some(price(game, Method::Auto, &point))
     }
 
     /// w = c_B' B^-1: the sum of the rows at the trees' positions.

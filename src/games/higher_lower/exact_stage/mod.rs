@@ -15,6 +15,7 @@ pub mod certificate;
 mod double_walk;
 mod float_inverse;
 mod walk;
+mod walk_pricing;
 pub mod widen;
 
 use super::hull::OptimalFace;
@@ -90,7 +91,7 @@ pub fn exact_stage(float: &FloatSolution) -> Result<ExactOutcome, String> {
 pub fn exact_stage_reporting(float: &FloatSolution, report: &dyn Fn(&str)) -> Result<ExactOutcome, String> {
     let start = Instant::now();
     let game = SymmetricGame::new(float.n);
-    let mut outcome = exact_optimum(&game, float.basis.clone(), report)?;
+    let mut outcome = exact_optimum(&game, float.basis.clone(), float.centre.as_deref(), report)?;
     let (face_mixture, face_hull) = widen::widened_mixture(&game, float, &outcome.value, &outcome.alpha, &outcome.bob);
     (outcome.face_mixture, outcome.face_hull) = (face_mixture, Some(face_hull));
     outcome.seconds = start.elapsed().as_secs_f64();
@@ -101,7 +102,8 @@ pub fn exact_stage_reporting(float: &FloatSolution, report: &dyn Fn(&str)) -> Re
 /// builds the hull from Bob's vertex mixture (for benchmarks).
 pub fn exact_vertex(float: &FloatSolution) -> Result<ExactOutcome, String> {
     let start = Instant::now();
-    let mut outcome = exact_optimum(&SymmetricGame::new(float.n), float.basis.clone(), &|_| {})?;
+    let mut outcome =
+        exact_optimum(&SymmetricGame::new(float.n), float.basis.clone(), float.centre.as_deref(), &|_| {})?;
     outcome.seconds = start.elapsed().as_secs_f64();
     Ok(outcome)
 }
@@ -111,6 +113,7 @@ pub fn exact_vertex(float: &FloatSolution) -> Result<ExactOutcome, String> {
 fn exact_optimum(
     game: &SymmetricGame,
     mut basis: Vec<BasicVar>,
+    centre: Option<&[f64]>,
     report: &dyn Fn(&str),
 ) -> Result<ExactOutcome, String> {
     let mut count = PivotCount::default();
@@ -147,7 +150,7 @@ fn exact_optimum(
             None if let Some(tree) = solved.float_priced_tree(game) => {
                 // Walk on with cheaper pivots while the float DP finds improving trees.
                 reason.get_or_insert(BasisRepair::ImprovingTree { height: tree.height() });
-                if let Some(walked) = walks(game, &basis, &solved.x, &count, report)? {
+                if let Some(walked) = walks(game, &basis, centre, &solved.x, &count, report)? {
                     (basis, factored) = (walked.basis, walked.factored);
                     count.add(walked.pivots, walked.in_double);
                     // The walks reported their own pivots.
@@ -229,13 +232,14 @@ impl PivotCount {
 fn walks(
     game: &SymmetricGame,
     basis: &[BasicVar],
+    centre: Option<&[f64]>,
     x: &ExactSolution,
     count: &PivotCount,
     report: &dyn Fn(&str),
 ) -> Result<Option<Walked>, String> {
     let note = |k: u32, v: f64| report(&format!("{} exact pivots, the basis worth {v:.16}", count.pivots + k));
     let mut fast = basis.to_vec();
-    let fast_pivots = double_walk::walk(game, &mut fast, MAX_DOUBLE_PIVOTS.saturating_sub(count.double), &note);
+    let fast_pivots = double_walk::walk(game, &mut fast, centre, MAX_DOUBLE_PIVOTS.saturating_sub(count.double), &note);
     if fast_pivots > 0 {
         let walked = Factored::new(game, &fast)?;
         if walked.x.numerators.iter().all(|x| *x >= 0) {
@@ -243,7 +247,7 @@ fn walks(
         }
     }
     let mut exact = basis.to_vec();
-    let walked = walk::walk(game, &mut exact, x.clone(), count.exact_left(), &note)?;
+    let walked = walk::walk(game, &mut exact, centre, x.clone(), count.exact_left(), &note)?;
     Ok((walked > 0).then_some(Walked { basis: exact, pivots: walked, in_double: false, factored: None }))
 }
 
@@ -409,19 +413,27 @@ mod tests {
 
     #[test]
     fn the_double_double_walk_reaches_an_exactly_feasible_optimal_basis() {
-        // A loose tolerance stops the float solve early; the walk alone must reach V, feasibly.
-        let n = 60;
+        // A loose tolerance stops the float solve early; the walk alone must
+        // reach V, feasibly, priced at the duals and smoothed toward a centre
+        // (a loosely solved `auto`'s), the smoothed walk in fewer pivots.
+        let n = 120;
         let loose = solve(n, &SolveOptions::new(Method::Dresher, 0.05, 100_000), None);
+        let centre = solve(n, &SolveOptions::new(Method::Auto, 1e-3, 100_000), None).centre.expect("a centre");
         let optimum = exact_stage(&solve(n, &SolveOptions::new(Method::Auto, 1e-10, 100_000), None)).unwrap();
         let game = SymmetricGame::new(n);
-        let mut basis = loose.basis.clone();
-        let pivots = double_walk::walk(&game, &mut basis, 10_000, &|_, _| {});
-        assert!(pivots > 0, "the loose basis needs pivots");
-        let x = factor(&game, &basis).unwrap().solve(&vec![1; game.rows()]);
-        assert!(x.numerators.iter().all(|v| *v >= 0), "infeasible in exact arithmetic");
-        let v = value_f64(&basis, &x).unwrap();
-        let exact_v = to_f64(&optimum.value);
-        assert!((v - exact_v).abs() < 1e-13 * exact_v, "the walk ended at {v}, V = {exact_v}");
+        let walked = |centre: Option<&[f64]>| {
+            let mut basis = loose.basis.clone();
+            let pivots = double_walk::walk(&game, &mut basis, centre, 10_000, &|_, _| {});
+            let x = factor(&game, &basis).unwrap().solve(&vec![1; game.rows()]);
+            assert!(x.numerators.iter().all(|v| *v >= 0), "infeasible in exact arithmetic");
+            let v = value_f64(&basis, &x).unwrap();
+            let exact_v = to_f64(&optimum.value);
+            assert!((v - exact_v).abs() < 1e-13 * exact_v, "the walk ended at {v}, V = {exact_v}");
+            pivots
+        };
+        let (plain, smoothed) = (walked(None), walked(Some(&centre)));
+        assert!(plain > 0, "the loose basis needs pivots");
+        assert!(smoothed < plain, "smoothed {smoothed} pivots, at the duals {plain}");
     }
 
     #[test]

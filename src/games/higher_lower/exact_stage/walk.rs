@@ -5,17 +5,19 @@
 //! of the walk needs only what its ratio test needs exactly: the entering
 //! direction d = B^-1 a (one p-adic solve, its factorisation updated by an
 //! eta factor modulo p instead of made afresh) and x_B, updated from d without
-//! a solve. The entering tree is Bob's best against floating-point duals from
-//! an explicit inverse updated at each pivot, and enters only if d shows it
-//! improving exactly (c_B . d < 1). The exact duals and the exact DP are left
+//! a solve. The entering tree is priced (`walk_pricing`) from floating-point
+//! duals of an explicit inverse updated at each pivot, and enters only if d
+//! shows it improving exactly (c_B . d < 1). The exact duals and the exact DP are left
 //! to the end of the walk, where they certify the basis or find what the
 //! float DP missed.
 
 use super::basis::{factor, value_f64};
 use super::float_inverse::FloatInverse;
+use super::walk_pricing::{Duals, WalkPricing};
 use crate::exact::{ExactSolution, Integer};
 use crate::games::higher_lower::solve::BasicVar;
 use crate::games::higher_lower::symmetric::SymmetricGame;
+use crate::games::higher_lower::tree::Tree;
 use malachite::base::num::arithmetic::traits::{DivExact, Gcd};
 
 /// Pivots after which the float inverse is rebuilt from the basis: its
@@ -30,27 +32,35 @@ const REBUILD_EVERY: u32 = 64;
 pub fn walk(
     game: &SymmetricGame,
     basis: &mut [BasicVar],
+    centre: Option<&[f64]>,
     mut x: ExactSolution,
     limit: u32,
     report: &dyn Fn(u32, f64),
 ) -> Result<u32, String> {
     let mut inverse = FloatInverse::new(game, basis);
     let mut solver = factor(game, basis)?;
+    let mut pricing = WalkPricing::new(game, centre);
     let mut pivots = 0;
     while pivots < limit {
         if pivots > 0 && pivots % REBUILD_EVERY == 0 {
             inverse = FloatInverse::new(game, basis);
         }
-        let Some(inv) = &inverse else { break };
-        let Some(tree) = inv.best_tree(game, basis) else { break };
-        let column: Vec<i64> = game.column(&tree).into_iter().map(i64::from).collect();
-        let d = solver.solve(&column);
-        // Improving exactly when c_B . d < 1: trees cost 1, slacks 0.
-        let cost: Integer =
-            d.numerators.iter().zip(basis.iter()).filter(|(_, v)| matches!(v, BasicVar::Tree(_))).map(|(n, _)| n).sum();
-        if cost >= d.denominator {
-            break;
-        }
+        let Some(duals) = inverse.as_ref().and_then(|inv| Duals::of(inv, basis)) else { break };
+        let improving = |tree: Tree| {
+            let column: Vec<i64> = game.column(&tree).into_iter().map(i64::from).collect();
+            let d = solver.solve(&column);
+            // Improving exactly when c_B . d < 1: trees cost 1, slacks 0.
+            let cost: Integer = d
+                .numerators
+                .iter()
+                .zip(basis.iter())
+                .filter(|(_, v)| matches!(v, BasicVar::Tree(_)))
+                .map(|(n, _)| n)
+                .sum();
+            (cost < d.denominator).then_some((tree, column, d))
+        };
+        let smoothed = pricing.smoothed(game, &duals).and_then(improving);
+        let Some((tree, column, d)) = smoothed.or_else(|| improving(pricing.at_duals(game, &duals))) else { break };
         let r = leaving(&x, &d);
         x = exchanged(&x, &d, r);
         if let Some(inv) = &mut inverse {

@@ -33,7 +33,7 @@ pub mod stabilisation;
 mod start;
 mod stopping;
 
-pub use best_response::{gain, price};
+pub use best_response::{gain, lower_bound, price};
 pub use options::{Method, SolveOptions, SpeedUp};
 pub use solution::{BasicVar, FloatSolution, TracePoint};
 
