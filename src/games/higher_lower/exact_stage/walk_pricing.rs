@@ -16,8 +16,9 @@ use crate::games::higher_lower::symmetric::SymmetricGame;
 use crate::games::higher_lower::tree::Tree;
 
 /// The centre's weight in the smoothed point centre * c + duals * (1 - c).
-/// Walk pivots at warm N = 1988 from the float solve's basis: 7,555 with the
-/// duals alone, 3,020 at 0.8, 2,769 at 0.9 (docs/history.md).
+/// Walk pivots from the float solve's basis at warm N = 1988: 7,555 priced at
+/// the duals alone, 2,429 smoothed; at N = 500 stopped at 1e-6, 3,490 and 803
+/// (0.5, 0.8 and 0.95 measured too: docs/history.md).
 const SMOOTHING: f64 = 0.9;
 
 /// The best point priced so far and the lower bound on V its best tree proves.
