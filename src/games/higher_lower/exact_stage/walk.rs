@@ -7,9 +7,9 @@
 //! eta factor modulo p instead of made afresh) and x_B, updated from d without
 //! a solve. The entering tree is priced (`walk_pricing`) from floating-point
 //! duals of an explicit inverse updated at each pivot, and enters only if d
-//! shows it improving exactly (c_B . d < 1). The exact duals and the exact DP are left
-//! to the end of the walk, where they certify the basis or find what the
-//! float DP missed.
+//! shows it improving exactly (c_B . d < 1). The exact duals and the exact DP
+//! are left to the end of the walk, where they certify the basis or find what
+//! the float DP missed.
 
 use super::basis::{factor, value_f64};
 use super::float_inverse::FloatInverse;

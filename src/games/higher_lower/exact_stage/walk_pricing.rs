@@ -27,7 +27,7 @@ struct Centre {
     bound: f64,
 }
 
-/// The walk's stability centre, and what it priced.
+/// The walk's stability centre: the best lower-bound point it has priced.
 pub struct WalkPricing {
     centre: Option<Centre>,
 }
