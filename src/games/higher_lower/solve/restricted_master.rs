@@ -129,8 +129,9 @@ const POLISH_DUAL_TOLERANCE: f64 = 1e-12;
 /// N = 2048 (m ~ 1000) a warm solve's tail solves its master fully again and
 /// again, and each such solve ran to this limit on gains of rounding noise:
 /// at 40m those runs were more than half of warm 2005's pivots. At 10m its
-/// float solve is 2.5 times shorter and its exact repair longer, 1.65 times
-/// less in all; at 4m the repair grew more than the solve shrank.
+/// float solve is 2.7 times shorter and its exact repair longer, 1.77 times
+/// less CPU in all; at 4m and 20m the two balanced worse
+/// (docs/history.md#992913e-the-masters-stall-limit-10m-instead-of-40m-warm-2005-x177).
 const STALL_PIVOTS_PER_ROW: usize = 10;
 /// The optimality tolerance after a stall.
 const STALLED_OPTIMALITY_TOLERANCE: f64 = 1e-9;
