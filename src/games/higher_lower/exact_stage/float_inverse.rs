@@ -4,7 +4,7 @@
 //! updates, rebuilt by the walks now and then.
 
 use crate::games::higher_lower::solve::BasicVar;
-use crate::games::higher_lower::solve::kernels::{dot, gauss_jordan, sub_scaled};
+use crate::games::higher_lower::solve::kernels::{dot, invert_in_place, sub_scaled};
 use crate::games::higher_lower::symmetric::SymmetricGame;
 
 /// B^-1 in floating point, row-major, kept by product-form updates.
@@ -17,23 +17,18 @@ impl FloatInverse {
     /// Gauss-Jordan with partial pivoting; `None` if B looks singular.
     pub fn new(game: &SymmetricGame, basis: &[BasicVar]) -> Option<Self> {
         let m = game.rows();
-        let width = 2 * m;
-        let mut a = vec![0.0; m * width];
+        let mut rows = vec![0.0; m * m];
         for (k, var) in basis.iter().enumerate() {
             match var {
-                BasicVar::Slack(j) => a[j * width + k] = 1.0,
+                BasicVar::Slack(j) => rows[j * m + k] = 1.0,
                 BasicVar::Tree(t) => {
                     for (i, s) in game.column(t).into_iter().enumerate() {
-                        a[i * width + k] = f64::from(s);
+                        rows[i * m + k] = f64::from(s);
                     }
                 }
             }
         }
-        for i in 0..m {
-            a[i * width + m + i] = 1.0;
-        }
-        gauss_jordan(&mut a, m).ok()?;
-        let rows = (0..m).flat_map(|i| a[i * width + m..(i + 1) * width].to_vec()).collect();
+        invert_in_place(&mut rows, m).ok()?;
         Some(FloatInverse { m, rows })
     }
 

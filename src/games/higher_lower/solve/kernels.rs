@@ -313,34 +313,51 @@ fn sub_scaled_body<const FUSED: bool>(y: &mut [f64], factor: f64, x: &[f64]) {
     }
 }
 
-/// Inverts B in place in the augmented matrix [B | I] (m rows of width 2m,
-/// row-major) by Gauss-Jordan with partial pivoting, leaving [I | B^-1]; on
-/// failure returns the column whose pivot is (numerically) zero. The master
-/// rebuilds its inverse with it, the exact stage's walks their float inverse.
-pub fn gauss_jordan(a: &mut [f64], m: usize) -> Result<(), usize> {
-    let width = 2 * m;
+/// Inverts the m x m row-major matrix `a` in place by Gauss-Jordan with
+/// partial pivoting; on failure returns the column whose pivot is
+/// (numerically) zero, and `a` is left undefined. Each step stores the
+/// inverse's new column where B's eliminated column was, so a step updates m
+/// entries a row where the augmented [B | I] updated 2m - col: m^3
+/// multiply-adds instead of 1.5 m^3, on half the memory, every entry the
+/// same operations in the same order (the augmented form's other updates
+/// subtract zeros). The master rebuilds its inverse with it, the exact
+/// stage's walks their float inverse.
+pub fn invert_in_place(a: &mut [f64], m: usize) -> Result<(), usize> {
+    debug_assert_eq!(a.len(), m * m);
+    // order[k]: B's row that was the pivot row of step k, so the column
+    // stored at k is B^-1's column order[k].
+    let mut order: Vec<usize> = (0..m).collect();
+    let mut pivot_row = vec![0.0; m];
     for col in 0..m {
-        let p = (col..m).max_by(|&x, &y| a[x * width + col].abs().total_cmp(&a[y * width + col].abs())).ok_or(col)?;
-        if a[p * width + col].abs() <= 1e-9 {
+        let p = (col..m).max_by(|&x, &y| a[x * m + col].abs().total_cmp(&a[y * m + col].abs())).ok_or(col)?;
+        if a[p * m + col].abs() <= 1e-9 {
             return Err(col);
         }
         if p != col {
-            for k in 0..width {
-                a.swap(p * width + k, col * width + k);
-            }
+            let (upper, lower) = a.split_at_mut(p * m);
+            upper[col * m..(col + 1) * m].swap_with_slice(&mut lower[..m]);
+            order.swap(p, col);
         }
-        let pivot = a[col * width + col];
-        for k in 0..width {
-            a[col * width + k] /= pivot;
+        let row = &mut a[col * m..(col + 1) * m];
+        let pivot = row[col];
+        row[col] = 1.0;
+        for v in row.iter_mut() {
+            *v /= pivot;
         }
-        // Columns left of `col` are already eliminated in the pivot row.
-        let pivot_row: Vec<f64> = a[col * width + col..(col + 1) * width].to_vec();
-        for i in 0..m {
-            let factor = a[i * width + col];
+        pivot_row.copy_from_slice(row);
+        for (i, row) in a.chunks_exact_mut(m).enumerate() {
+            let factor = row[col];
             if i != col && factor != 0.0 {
-                sub_scaled(&mut a[i * width + col..(i + 1) * width], factor, &pivot_row);
+                row[col] = 0.0;
+                sub_scaled(row, factor, &pivot_row);
             }
         }
+    }
+    for row in a.chunks_exact_mut(m) {
+        for (k, &v) in row.iter().enumerate() {
+            pivot_row[order[k]] = v;
+        }
+        row.copy_from_slice(&pivot_row);
     }
     Ok(())
 }
@@ -389,5 +406,62 @@ mod tests {
         for ((y, a), b) in y.iter().zip(&a).zip(&b) {
             assert!((y - (b - 2.0 * a)).abs() < 1e-12);
         }
+    }
+
+    /// [B | I] reduced to [I | B^-1] by plain loops, the textbook form.
+    fn augmented_inverse(b: &[f64], m: usize) -> Vec<f64> {
+        let width = 2 * m;
+        let mut a = vec![0.0; m * width];
+        for i in 0..m {
+            a[i * width..i * width + m].copy_from_slice(&b[i * m..(i + 1) * m]);
+            a[i * width + m + i] = 1.0;
+        }
+        for col in 0..m {
+            let p = (col..m).max_by(|&x, &y| a[x * width + col].abs().total_cmp(&a[y * width + col].abs())).unwrap();
+            for k in 0..width {
+                a.swap(p * width + k, col * width + k);
+            }
+            let pivot = a[col * width + col];
+            for k in 0..width {
+                a[col * width + k] /= pivot;
+            }
+            for i in (0..m).filter(|&i| i != col) {
+                let factor = a[i * width + col];
+                for k in 0..width {
+                    a[i * width + k] -= factor * a[col * width + k];
+                }
+            }
+        }
+        (0..m).flat_map(|i| a[i * width + m..(i + 1) * width].to_vec()).collect()
+    }
+
+    #[test]
+    fn the_inverse_in_place_is_the_augmented_forms() {
+        // Small entries like the master's (trees' depths), rows that need swapping.
+        let m = 23;
+        let mut state = 12345u64;
+        let b: Vec<f64> = (0..m * m)
+            .map(|_| {
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                ((state >> 33) % 12) as f64
+            })
+            .collect();
+        let mut inverse = b.clone();
+        invert_in_place(&mut inverse, m).unwrap();
+        let textbook = augmented_inverse(&b, m);
+        for (x, y) in inverse.iter().zip(&textbook) {
+            assert!((x - y).abs() <= 1e-12 * (1.0 + y.abs()), "{x} against {y}");
+        }
+        for i in 0..m {
+            for j in 0..m {
+                let product: f64 = (0..m).map(|k| b[i * m + k] * inverse[k * m + j]).sum();
+                assert!((product - f64::from(u8::from(i == j))).abs() < 1e-9);
+            }
+        }
+        let mut singular = b.clone();
+        for j in 0..m {
+            singular[5 * m + j] = 2.0 * b[j] - b[2 * m + j];
+        }
+        assert!(invert_in_place(&mut singular, m).is_err());
     }
 }

@@ -32,7 +32,7 @@
 
 use super::column_store::ColumnStore;
 use super::edge_sketch::EdgeSketch;
-use super::kernels::{dots, gauss_jordan, sub_scaled, sub_scaled_dot};
+use super::kernels::{dots, invert_in_place, sub_scaled, sub_scaled_dot};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -917,25 +917,19 @@ impl RestrictedMaster {
     /// (numerically) dependent on the others.
     fn try_invert(&mut self) -> Result<(), usize> {
         let m = self.m;
-        let width = 2 * m;
-        let mut a = vec![0.0; m * width];
+        let a = &mut self.inverse;
+        a.fill(0.0);
         for (k, var) in self.basis.iter().enumerate() {
             match var {
-                Var::Slack(j) => a[j * width + k] = 1.0,
+                Var::Slack(j) => a[j * m + k] = 1.0,
                 Var::Column(c) => {
                     for (i, v) in self.columns.widened(*c).into_iter().enumerate() {
-                        a[i * width + k] = v;
+                        a[i * m + k] = v;
                     }
                 }
             }
         }
-        for i in 0..m {
-            a[i * width + m + i] = 1.0;
-        }
-        gauss_jordan(&mut a, m)?;
-        for i in 0..m {
-            self.inverse[i * m..(i + 1) * m].copy_from_slice(&a[i * width + m..(i + 1) * width]);
-        }
+        invert_in_place(a, m)?;
         self.values_and_duals_from_inverse();
         if let Some(sketch) = &mut self.sketch {
             sketch.rebuild(&self.inverse);
