@@ -122,6 +122,14 @@ const PERTURBATION: f64 = 1e-9;
 const POLISH_FEASIBILITY: f64 = 1e-12;
 /// Reduced costs this far below zero count as zero in `polish`'s ratio test.
 const POLISH_DUAL_TOLERANCE: f64 = 1e-12;
+/// Dual pivots of a polish at most, per row. At the end of cold N = 2017
+/// (m = 1009) the polish found 197 rows below zero at b = 1, still 150-300
+/// after 1,700 pivots, and none after 1,928; capped at m it gave up and
+/// restored its basis, and the exact stage repaired that basis a slack at a
+/// time, about a second a pivot
+/// (docs/history.md#the-polishs-cap-10m-dual-pivots-instead-of-m-cold-2017-certified-again).
+/// A pivot costs one pass over the master's columns (about 6 ms there).
+const POLISH_PIVOTS_PER_ROW: u64 = 10;
 /// Pivots without progress (a relative gain of `STALL_PROGRESS`), per row,
 /// after which gains of rounding noise no longer count: above the runs of up
 /// to 9m degenerate pivots that ended by themselves before b was perturbed
@@ -379,20 +387,20 @@ impl RestrictedMaster {
     /// one slow pivot at a time (docs/history.md#1160ff2-polishing-the-final-basis-for-b--1).
     /// The perturbation is drawn afresh afterwards, so later solves start from here.
     pub fn polish(&mut self) -> u64 {
-        self.polish_within(self.m as u64)
+        self.polish_within(POLISH_PIVOTS_PER_ROW * self.m as u64)
     }
 
-    /// `polish` with at most `max_pivots` dual pivots. It never leaves the
-    /// master worse than it found it: at the end of a cold N = 2017 (m = 1009,
-    /// an ill-conditioned basis) the first polish left a basis whose objective
-    /// at b = 1 was far above the master's optimum, and the solve did not
-    /// recover (docs/history.md#29aba2f-a-polish-never-leaves-the-master-worse).
-    /// A polish that does not reach b = 1
-    /// feasibility restores the basis and b it started from (and reports no
-    /// pivots, so the solve ends there and the exact stage repairs); a fresh
-    /// perturbation that makes a polished value negative, so that rebuilding
-    /// would lift b far past the perturbation (`shift_infeasible`), is
-    /// dropped and b stays 1.
+    /// `polish` with at most `max_pivots` dual pivots (`POLISH_PIVOTS_PER_ROW`).
+    /// It never leaves the master worse than it found it: at the end of a
+    /// cold N = 2017 (m = 1009, an ill-conditioned basis) the first polish
+    /// left a basis whose objective at b = 1 was far above the master's
+    /// optimum, and the solve did not recover
+    /// (docs/history.md#29aba2f-a-polish-never-leaves-the-master-worse).
+    /// A polish that does not reach b = 1 feasibility restores the basis and
+    /// b it started from (and reports no pivots, so the solve ends there and
+    /// the exact stage repairs); a fresh perturbation that makes a polished
+    /// value negative, so that rebuilding would lift b far past the
+    /// perturbation (`shift_infeasible`), is dropped and b stays 1.
     fn polish_within(&mut self, max_pivots: u64) -> u64 {
         let start = self.iterations;
         let (basis, rhs) = (self.basis.clone(), self.rhs.clone());
