@@ -127,7 +127,7 @@ const POLISH_DUAL_TOLERANCE: f64 = 1e-12;
 /// after 1,700 pivots, and none after 1,928; capped at m it gave up and
 /// restored its basis, and the exact stage repaired that basis a slack at a
 /// time, about a second a pivot
-/// (docs/history.md#the-polishs-cap-10m-dual-pivots-instead-of-m-cold-2017-certified-again).
+/// (docs/history.md#487c077-the-polishs-cap-10m-dual-pivots-instead-of-m-cold-2017-checked-again).
 /// A pivot costs one pass over the master's columns (about 6 ms there).
 const POLISH_PIVOTS_PER_ROW: u64 = 10;
 /// Pivots without progress (a relative gain of `STALL_PROGRESS`), per row,
