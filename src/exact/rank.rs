@@ -121,13 +121,14 @@ fn residue(x: i64) -> u32 {
 /// the row's multipliers with U's rows on the block (`dot_block`, U by forward
 /// substitution over the pivot rows), and only L and U's block are written
 /// (left-looking was about twice as fast as updating the whole trailing
-/// matrix at every pivot, at N = 900; the block reads each row's multipliers
-/// once for sixteen columns instead of once a column; x3.5 at
-/// N = 1000 in `benches/exact_rank.rs`). Within the block the
-/// columns are eliminated in turn, each pivot updating the block's later
-/// columns. Among the rows not yet pivots, the first (in input order) with a
-/// nonzero entry becomes the column's pivot; the arithmetic is exact modulo
-/// p, so the order of the sums changes no pivot.
+/// matrix at every pivot, at N = 900). Column by column the elimination read
+/// every row's multipliers once a column and was bound by memory; a block
+/// reads them once for sixteen columns, x3.5 at N = 1000
+/// (docs/history.md#95254a8-the-faces-hull-ranks-sixteen-columns-at-a-time-the-1024-sweep-x104).
+/// Within the block the columns are eliminated in turn, each pivot updating
+/// the block's later columns. Among the rows not yet pivots, the first (in
+/// input order) with a nonzero entry becomes the column's pivot; the
+/// arithmetic is exact modulo p, so the order of the sums changes no pivot.
 pub fn pivots_mod_p(rows: &[Vec<i64>]) -> Pivots {
     let (m, n) = (rows.len(), rows.first().map_or(0, Vec::len));
     let most = m.min(n);
