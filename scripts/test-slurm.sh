@@ -215,7 +215,7 @@ phase "index 2 resubmitted without the shard count: refused (job $bad FAILED, ex
 slow=$tmp/slow.toml
 cat >"$slow" <<'EOF'
 [higher_lower]
-n = { from = 329, to = 392 }
+n = { from = 449, to = 512 }
 methods = ["auto"]
 chunk = 16
 EOF
