@@ -8,10 +8,27 @@
 //! sketch (k x m entries) is kept through every pivot in O(km) and measures a
 //! candidate in O(km), so many candidates are compared and only the chosen
 //! one's direction is computed (docs/history.md#e5c89da-sketched-steepest-edge).
+//!
+//! A candidate measured a few pivots ago is brought up to date rather than
+//! measured again: each pivot changes Z by a rank-one term u p', so Z a moves
+//! by u (p . a), one dot product of the column per pivot missed where a fresh
+//! measurement reads all k rows of Z.
 
+use super::column_store::ColumnStore;
 use super::kernels::{dots_single, sub_scaled, sub_scaled_narrowed};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::collections::VecDeque;
+
+/// Pivots over which a column's Z a is updated rather than measured afresh:
+/// an update costs a dot product of the column per pivot missed, a fresh
+/// measurement about as much as eight of them (`perf` near N = 930), and the
+/// pivots since a candidate's last measurement are spread out from 1 to
+/// hundreds, so eight saves the most.
+const HISTORY: usize = 8;
+
+/// `EdgeSketch::measured_at` of a column never measured (or measured before a rebuild).
+const NEVER: u64 = u64::MAX;
 
 pub struct EdgeSketch {
     rows: usize,
@@ -26,6 +43,15 @@ pub struct EdgeSketch {
     /// Z in single precision, row-major: what the estimates read (Z itself
     /// stays in f64 so thousands of updates do not drift).
     single: Vec<f32>,
+    /// Pivots followed since the sketch was built.
+    pivots: u64,
+    /// The last `HISTORY` pivots' terms u p', oldest first: Z lost u p'.
+    history_u: VecDeque<Vec<f64>>,
+    history_p: VecDeque<Vec<f64>>,
+    /// Z a of the columns measured, `rows` per column, as of `measured_at`.
+    products: Vec<f64>,
+    /// The pivot count at which each column's `products` hold (`NEVER`: none).
+    measured_at: Vec<u64>,
 }
 
 impl EdgeSketch {
@@ -36,7 +62,21 @@ impl EdgeSketch {
         let signs: Vec<f64> = (0..rows * m).map(|_| if rng.random::<bool>() { 1.0 } else { -1.0 }).collect();
         let signs_by_column = (0..m * rows).map(|k| signs[(k % rows) * m + k / rows]).collect();
         let (z, single) = (vec![vec![0.0; m]; rows], vec![0.0; rows * m]);
-        let mut sketch = EdgeSketch { rows, m, signs, signs_by_column, z, single };
+        let (history_u, history_p) = (VecDeque::with_capacity(HISTORY), VecDeque::with_capacity(HISTORY));
+        let (products, measured_at) = (Vec::new(), Vec::new());
+        let mut sketch = EdgeSketch {
+            rows,
+            m,
+            signs,
+            signs_by_column,
+            z,
+            single,
+            pivots: 0,
+            history_u,
+            history_p,
+            products,
+            measured_at,
+        };
         sketch.rebuild(inverse);
         sketch
     }
@@ -51,6 +91,10 @@ impl EdgeSketch {
             }
         }
         self.refresh_single();
+        // A rebuilt Z differs from the updated one by its drift: measure afresh.
+        self.measured_at.fill(NEVER);
+        self.history_u.clear();
+        self.history_p.clear();
     }
 
     fn refresh_single(&mut self) {
@@ -74,13 +118,26 @@ impl EdgeSketch {
                 *u += s * x;
             }
         }
-        let rows = self.signs.chunks_exact(m).zip(&mut self.z).zip(self.single.chunks_exact_mut(m)).zip(u);
-        for (((signs, z), single), u) in rows {
-            let u = u - signs[r];
+        for (u, signs) in u.iter_mut().zip(self.signs.chunks_exact(m)) {
+            *u -= signs[r];
+        }
+        let rows = self.z.iter_mut().zip(self.single.chunks_exact_mut(m)).zip(&u);
+        for ((z, single), &u) in rows {
             if u != 0.0 {
                 sub_scaled_narrowed(z, u, p, single);
             }
         }
+        // The oldest p's buffer is reused for the newest.
+        let mut kept_p = Vec::new();
+        if self.history_p.len() == HISTORY {
+            self.history_u.pop_front();
+            kept_p = self.history_p.pop_front().unwrap_or_default();
+        }
+        kept_p.clear();
+        kept_p.extend_from_slice(p);
+        self.history_u.push_back(u);
+        self.history_p.push_back(kept_p);
+        self.pivots += 1;
     }
 
     /// Estimated |B^-1 e_j|^2 (the direction of slack j).
@@ -88,14 +145,39 @@ impl EdgeSketch {
         self.z.iter().map(|z| z[j] * z[j]).sum::<f64>() / self.rows as f64
     }
 
-    /// Estimated |B^-1 a|^2, in single precision: 32 candidates per pivot
-    /// make it as much arithmetic as the pass over B^-1, and in f64 (widening
-    /// the column) it was a large share of the master's time near N = 1024
-    /// (docs/history.md#e153b05-cheaper-pivots-columns-in-bytes-a-fused-pass-a-single-precision-sketch).
-    pub fn column_length2(&self, column: &[f32]) -> f64 {
-        let mut products = vec![0.0f32; self.rows];
-        dots_single(column, &self.single, &mut products);
-        products.iter().map(|&x| f64::from(x) * f64::from(x)).sum::<f64>() / self.rows as f64
+    /// Estimated |B^-1 a|^2 for column c of `columns`: Z a brought up to date
+    /// from its last measurement when that is at most `HISTORY` pivots old,
+    /// else measured in single precision (32 candidates per pivot make a
+    /// fresh measurement as much arithmetic as the pass over B^-1, and in f64
+    /// it was a large share of the master's time near N = 1024,
+    /// docs/history.md#e153b05-cheaper-pivots-columns-in-bytes-a-fused-pass-a-single-precision-sketch).
+    /// `single` is scratch for the column in f32.
+    pub fn column_length2(&mut self, c: usize, columns: &ColumnStore, single: &mut Vec<f32>) -> f64 {
+        let rows = self.rows;
+        if self.measured_at.len() <= c {
+            self.measured_at.resize(columns.len().max(c + 1), NEVER);
+            self.products.resize(self.measured_at.len() * rows, 0.0);
+        }
+        let missed = self.pivots.wrapping_sub(self.measured_at[c]);
+        let za = &mut self.products[c * rows..(c + 1) * rows];
+        if missed <= self.history_p.len() as u64 {
+            let skip = self.history_p.len() - missed as usize;
+            for (u, p) in self.history_u.iter().zip(&self.history_p).skip(skip) {
+                let pa = columns.dot(c, p);
+                for (z, u) in za.iter_mut().zip(u) {
+                    *z -= u * pa;
+                }
+            }
+        } else {
+            columns.single_into(c, single);
+            let mut fresh = vec![0.0f32; rows];
+            dots_single(single, &self.single, &mut fresh);
+            for (z, x) in za.iter_mut().zip(fresh) {
+                *z = f64::from(x);
+            }
+        }
+        self.measured_at[c] = self.pivots;
+        za.iter().map(|x| x * x).sum::<f64>() / rows as f64
     }
 
     #[cfg(test)]
@@ -139,7 +221,19 @@ mod tests {
             (0..m * m).map(|k| if k / m == k % m { 8.0 } else { rng.random_range(0..3) as f64 }).collect();
         let mut inv = inverse(&b, m);
         let mut sketch = EdgeSketch::new(&inv, m, 4000);
-        for _ in 0..20 {
+        let mut columns = ColumnStore::new();
+        // Column 0 is measured two pivots before the end (then brought up to date), column 1
+        // ten before (then measured afresh), column 2 only at the end.
+        for k in 0..3 {
+            columns.push(&(0..m).map(|i| ((i + k) % 4 + 1) as f64).collect::<Vec<_>>());
+        }
+        let mut single = Vec::new();
+        for pivot in 0..20 {
+            match pivot {
+                10 => _ = sketch.column_length2(1, &columns, &mut single),
+                18 => _ = sketch.column_length2(0, &columns, &mut single),
+                _ => {}
+            }
             // Replace basis column r by a new column a (kept nonsingular by its diagonal entry).
             let r = rng.random_range(0..m);
             let a: Vec<f64> = (0..m).map(|i| if i == r { 8.0 } else { rng.random_range(0..3) as f64 }).collect();
@@ -151,16 +245,21 @@ mod tests {
             }
             inv = inverse(&b, m);
         }
-        let rebuilt = EdgeSketch::new(&inv, m, 4000);
+        let mut rebuilt = EdgeSketch::new(&inv, m, 4000);
         for (x, y) in sketch.sketch().iter().zip(rebuilt.sketch()) {
             assert!((x - y).abs() < 1e-9, "the updated sketch is S B^-1: {x} vs {y}");
         }
-        // With many rows the estimates approach the true lengths (relative error ~ sqrt(2/k)).
-        let column: Vec<f32> = (0..m).map(|i| (i % 4) as f32 + 1.0).collect();
-        let exact: f64 =
-            (0..m).map(|i| (0..m).map(|k| inv[i * m + k] * f64::from(column[k])).sum::<f64>().powi(2)).sum();
-        let estimate = sketch.column_length2(&column);
-        assert!((estimate / exact - 1.0).abs() < 0.15, "{estimate} vs {exact}");
+        for c in 0..3 {
+            // Up to date or fresh, each estimate is the rebuilt sketch's (to single precision).
+            let (estimate, fresh) =
+                (sketch.column_length2(c, &columns, &mut single), rebuilt.column_length2(c, &columns, &mut single));
+            assert!((estimate / fresh - 1.0).abs() < 1e-5, "column {c}: {estimate} vs {fresh}");
+            // With many rows the estimates approach the true lengths (relative error ~ sqrt(2/k)).
+            let column: Vec<f64> = (0..m).map(|i| ((i + c) % 4 + 1) as f64).collect();
+            let exact: f64 = (0..m).map(|i| (0..m).map(|k| inv[i * m + k] * column[k]).sum::<f64>().powi(2)).sum();
+            assert!((estimate / exact - 1.0).abs() < 0.15, "{estimate} vs {exact}");
+        }
+        assert_eq!(sketch.measured_at[..3], [20, 20, 20]);
         let exact_slack: f64 = (0..m).map(|i| inv[i * m + 2].powi(2)).sum();
         assert!((sketch.slack_length2(2) / exact_slack - 1.0).abs() < 0.15);
     }

@@ -648,15 +648,12 @@ impl RestrictedMaster {
 
     /// The candidate with the steepest edge, rc^2 / (1 + |B^-1 a|^2), its
     /// length estimated from the sketch.
-    fn sketched_steepest(&self, candidates: &[(Var, f64)]) -> Option<Var> {
-        let sketch = self.sketch.as_ref()?;
+    fn sketched_steepest(&mut self, candidates: &[(Var, f64)]) -> Option<Var> {
+        let (sketch, columns) = (self.sketch.as_mut()?, &self.columns);
         let mut single = Vec::with_capacity(self.m);
         let mut length2 = |var: Var| match var {
             Var::Slack(j) => sketch.slack_length2(j),
-            Var::Column(c) => {
-                self.columns.single_into(c, &mut single);
-                sketch.column_length2(&single)
-            }
+            Var::Column(c) => sketch.column_length2(c, columns, &mut single),
         };
         candidates
             .iter()
