@@ -82,9 +82,13 @@ const DRIFT_GROWTH: f64 = 10.0;
 const REFACTOR_EVERY_ROWS: usize = 8;
 /// Columns per segment of partial pricing (at least the number of rows).
 const PRICING_SEGMENT: usize = 256;
-/// The working set pricing scans holds at most this many columns per row;
-/// past it, the non-basic columns least likely to enter are dropped.
-const WORKING_SET_PER_ROW: usize = 3;
+/// The working set pricing scans holds at most this many columns per two
+/// rows; past it, the non-basic columns least likely to enter are dropped.
+/// Near the end of a master solve few columns improve and the scan runs
+/// through the whole set at every pivot: 2.5 per row took fewer pivots and
+/// less time than 3 on warm N = 1009..1016; 2 and 6 took more pivots, 1 60%
+/// more (docs/history.md#the-restricted-master).
+const WORKING_SET_PER_TWO_ROWS: usize = 5;
 /// Columns of the pool that enter the working set at once, at most, when the
 /// working set has no improving column (the most improving of the pool).
 const WORKING_SET_ADMIT: usize = 32;
@@ -613,9 +617,9 @@ impl RestrictedMaster {
     }
 
     /// Drops the non-basic columns with the lowest reduced costs from the
-    /// working set once it exceeds `WORKING_SET_PER_ROW` columns per row.
+    /// working set once it exceeds `WORKING_SET_PER_TWO_ROWS` columns per two rows.
     fn trim_working_set(&mut self) {
-        let limit = WORKING_SET_PER_ROW * self.m.max(8);
+        let limit = WORKING_SET_PER_TWO_ROWS * self.m.max(8) / 2;
         if !self.trim_working || self.working.len() <= limit {
             return;
         }
