@@ -1,6 +1,6 @@
 //! The master's columns, stored as compactly as their entries allow.
 //!
-//! Why: pricing scans the working set (about three columns per row) at every
+//! Why: pricing scans the working set (up to two and a half columns per row) at every
 //! pivot, so near N = 1024 it reads megabytes per pivot and was a large share
 //! of the master's time. Tree columns S_T(j) = d_T(j) + d_T(N + 1 - j) are
 //! small integers, exact in one byte: a quarter of single precision's traffic
