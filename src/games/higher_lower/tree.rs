@@ -17,13 +17,13 @@ impl Tree {
         if depths.is_empty() {
             return Err("a tree needs at least one key".into());
         }
-        check_interval(&depths, 1).map_err(|why| format!("not a binary search tree: {why}"))?;
+        check_depths(&depths).map_err(|why| format!("not a binary search tree: {why}"))?;
         Ok(Tree(depths))
     }
 
     /// A depth vector known to be valid (checked in debug builds).
     pub(crate) fn new_unchecked(depths: Vec<u8>) -> Tree {
-        debug_assert!(check_interval(&depths, 1).is_ok(), "invalid depth vector {depths:?}");
+        debug_assert!(check_depths(&depths).is_ok(), "invalid depth vector {depths:?}");
         Tree(depths)
     }
 
@@ -125,32 +125,38 @@ impl fmt::Debug for Tree {
     }
 }
 
-/// Checks that `depths` is the depth vector of a BST whose root has depth `top`.
-fn check_interval(depths: &[u8], top: u8) -> Result<(), String> {
-    // Iterative over (slice offset, length, expected root depth).
-    let mut stack = vec![(0usize, depths.len(), top)];
-    while let Some((start, len, level)) = stack.pop() {
-        if len == 0 {
-            continue;
+/// Checks that `depths` is the depth vector of a BST with its root at depth 1,
+/// in one pass (Bob's mixtures of a thousand trees on a thousand keys are
+/// checked at every certificate): the nearest keys at most as deep as a key,
+/// one on each side, must both be shallower, and the deeper of them (its
+/// parent) one level up; the root has neither.
+fn check_depths(depths: &[u8]) -> Result<(), String> {
+    // The keys whose shallower key on the right is not yet seen: (key, depth,
+    // depth of the nearest shallower key on the left, 0 if none).
+    let mut open: Vec<(usize, u8, u8)> = Vec::with_capacity(64);
+    let parent_is_one_up = |k: usize, d: u8, parent: u8| match parent {
+        _ if parent + 1 == d => Ok(()),
+        0 => Err(format!("key {} is the shallowest at depth {d}, not 1", k + 1)),
+        _ => Err(format!("key {} has depth {d} under a key of depth {parent}", k + 1)),
+    };
+    for (k, &d) in depths.iter().enumerate() {
+        if d == 0 {
+            return Err(format!("key {} has depth 0", k + 1));
         }
-        let part = &depths[start..start + len];
-        let shallowest = *part.iter().min().expect("non-empty");
-        if shallowest != level {
-            return Err(format!(
-                "keys {}..={} have shallowest depth {shallowest}, expected {level}",
-                start + 1,
-                start + len
-            ));
+        while let Some(&(j, deeper, left)) = open.last().filter(|top| top.1 > d) {
+            parent_is_one_up(j, deeper, left.max(d))?;
+            open.pop();
         }
-        let mut roots = part.iter().enumerate().filter(|(_, d)| **d == level).map(|(i, _)| i);
-        let root = roots.next().expect("shallowest exists");
-        if roots.next().is_some() {
-            return Err(format!("keys {}..={} have two keys at depth {level}", start + 1, start + len));
-        }
-        stack.push((start, root, level + 1));
-        stack.push((start + root + 1, len - root - 1, level + 1));
+        let left = match open.last() {
+            Some(&(j, same, _)) if same == d => {
+                return Err(format!("keys {} and {} both have depth {d} with no shallower key between", j + 1, k + 1));
+            }
+            Some(&(_, shallower, _)) => shallower,
+            None => 0,
+        };
+        open.push((k, d, left));
     }
-    Ok(())
+    open.into_iter().try_for_each(|(k, d, left)| parent_is_one_up(k, d, left))
 }
 
 /// Every binary search tree on 1..=n (Catalan(n) of them): for brute force on small n.
@@ -178,6 +184,7 @@ pub fn all_trees(n: usize) -> Vec<Tree> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     #[test]
     fn catalan_many_valid_distinct_trees() {
@@ -189,7 +196,7 @@ mod tests {
             assert_eq!(distinct.len(), trees.len());
             for t in &trees {
                 assert!(Tree::from_depths(t.depths().to_vec()).is_ok());
-                assert!(all_trees(n).contains(&t.mirror()));
+                assert!(distinct.contains(&t.mirror()));
             }
         }
     }
@@ -203,11 +210,14 @@ mod tests {
         assert!(Tree::from_depths(vec![2, 2]).is_err());
         assert!(Tree::from_depths(vec![1, 3]).is_err());
         assert!(Tree::from_depths(vec![]).is_err());
-        // Every vector in {1..4}^4 is valid exactly when it is one of the 14 trees.
-        let trees = all_trees(4);
-        for code in 0..256u32 {
-            let v: Vec<u8> = (0..4).map(|i| (code >> (2 * i) & 3) as u8 + 1).collect();
-            assert_eq!(Tree::from_depths(v.clone()).is_ok(), trees.iter().any(|t| t.depths() == v));
+        // Every vector in {0..n}^n, n <= 6, is valid exactly when it is one of the Catalan(n) trees.
+        for n in 1..=6usize {
+            let trees: std::collections::HashSet<Vec<u8>> = all_trees(n).iter().map(|t| t.depths().to_vec()).collect();
+            let base = n as u32 + 1;
+            for code in 0..base.pow(n as u32) {
+                let v: Vec<u8> = (0..n as u32).map(|i| (code / base.pow(i) % base) as u8).collect();
+                assert_eq!(Tree::from_depths(v.clone()).is_ok(), trees.contains(&v), "{v:?}");
+            }
         }
     }
 
@@ -224,6 +234,33 @@ mod tests {
                     assert_eq!(back, t.depths());
                 }
             }
+        }
+    }
+
+    /// The definition, checked interval by interval: every interval of keys
+    /// that forms a subtree has a unique shallowest key at its level.
+    fn is_search_tree(depths: &[u8], level: u8) -> bool {
+        let Some(&shallowest) = depths.iter().min() else { return true };
+        let roots: Vec<usize> = (0..depths.len()).filter(|&k| depths[k] == shallowest).collect();
+        shallowest == level
+            && roots.len() == 1
+            && is_search_tree(&depths[..roots[0]], level + 1)
+            && is_search_tree(&depths[roots[0] + 1..], level + 1)
+    }
+
+    proptest! {
+        /// On 1000 keys, a random tree and that tree with one key's depth
+        /// moved by one: the one-pass check agrees with the definition.
+        #[test]
+        fn the_one_pass_check_agrees_with_the_definition(seed in 0u64..u64::MAX, key in 0usize..1000, up in any::<bool>()) {
+            let tree = Tree::from_roots(1000, |a, b| {
+                let h = (seed ^ (a as u64 * 7919 + b as u64)).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40;
+                a + (h % (b - a + 1) as u64) as usize
+            });
+            prop_assert!(Tree::from_depths(tree.depths().to_vec()).is_ok());
+            let mut moved = tree.depths().to_vec();
+            moved[key] = if up { moved[key] - 1 } else { moved[key] + 1 };
+            prop_assert_eq!(Tree::from_depths(moved.clone()).is_ok(), is_search_tree(&moved, 1));
         }
     }
 
