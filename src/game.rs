@@ -12,6 +12,9 @@ use arrow::record_batch::RecordBatch;
 use std::collections::BTreeMap;
 
 /// One output table of one task: it becomes `DIR/<game>/<name>/part-<task>.parquet`.
+/// A task may return several tables of one name (say one per step of a long
+/// chain): they are written in order as that one part, never concatenated in
+/// memory first.
 pub struct Table {
     pub name: &'static str,
     pub batch: RecordBatch,

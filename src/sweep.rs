@@ -598,8 +598,10 @@ fn run_task(
     out.remove_marker(game, &planned.id)?;
     let mut parts = BTreeMap::new();
     for table in &tables {
-        let part = out.write_table(game, &planned.id, table)?;
-        anyhow::ensure!(parts.insert(table.name.to_string(), part).is_none(), "table {} written twice", table.name);
+        if !parts.contains_key(table.name) {
+            let batches: Vec<&RecordBatch> = tables.iter().filter(|t| t.name == table.name).map(|t| &t.batch).collect();
+            parts.insert(table.name.to_string(), out.write_part(game, &planned.id, table.name, &batches)?);
+        }
     }
     out.remove_other_parts(game, &planned.id, &tables.iter().map(|t| t.name).collect())?;
     out.write_marker(&TaskRecord {

@@ -223,12 +223,24 @@ impl OutputDir {
 
     /// Writes one table of one task; returns what its marker records of it.
     pub fn write_table(&self, game: &str, task: &str, table: &Table) -> anyhow::Result<PartRecord> {
-        let dest = self.part_path(game, table.name, task);
+        self.write_part(game, task, table.name, &[&table.batch])
+    }
+
+    /// Writes one table of one task, its rows in `batches` in order; returns
+    /// what its marker records of it.
+    pub fn write_part(
+        &self,
+        game: &str,
+        task: &str,
+        name: &str,
+        batches: &[&RecordBatch],
+    ) -> anyhow::Result<PartRecord> {
+        let dest = self.part_path(game, name, task);
         let mut bytes = Vec::new();
-        parquet_io::write_batch(&mut bytes, &table.batch).with_context(|| format!("encoding {}", dest.display()))?;
+        parquet_io::write_batches(&mut bytes, batches).with_context(|| format!("encoding {}", dest.display()))?;
         self.write_atomic(&dest, |file| Ok(file.write_all(&bytes)?))?;
         Ok(PartRecord {
-            rows: table.batch.num_rows() as u64,
+            rows: batches.iter().map(|batch| batch.num_rows() as u64).sum(),
             bytes: Some(bytes.len() as u64),
             sha256: Some(sha256_hex(&bytes)),
         })

@@ -13,12 +13,21 @@ use parquet::file::reader::ChunkReader;
 use std::path::Path;
 use std::sync::Arc;
 
-/// Zstandard at level 3: higher-lower's tree depth vectors (N bytes per tree)
-/// shrink to about half of Snappy's size at a similar write speed.
+/// One batch as one Parquet file.
 pub fn write_batch(writer: impl std::io::Write + Send, batch: &RecordBatch) -> anyhow::Result<()> {
+    write_batches(writer, &[batch])
+}
+
+/// Batches of one schema, in order, as one Parquet file. Zstandard at level
+/// 3: higher-lower's tree depth vectors (N bytes per tree) shrink to about
+/// half of Snappy's size at a similar write speed.
+pub fn write_batches(writer: impl std::io::Write + Send, batches: &[&RecordBatch]) -> anyhow::Result<()> {
+    let schema = batches.first().map(|batch| batch.schema()).context("no batches")?;
     let props = WriterProperties::builder().set_compression(Compression::ZSTD(ZstdLevel::try_new(3)?)).build();
-    let mut writer = ArrowWriter::try_new(writer, batch.schema(), Some(props))?;
-    writer.write(batch)?;
+    let mut writer = ArrowWriter::try_new(writer, schema, Some(props))?;
+    for batch in batches {
+        writer.write(batch)?;
+    }
     writer.close()?;
     Ok(())
 }

@@ -31,6 +31,9 @@ struct HigherLowerConfig {
     /// Consecutive N per task: within a task each N warm-starts from N-1.
     #[serde(default = "default_chunk")]
     chunk: Bounded<1, HARD_MAX_N>,
+    /// N that begin a task (solved cold) besides those `chunk` starts: a plan
+    /// of long chains where cold starts cost most, e.g. one chain per core.
+    chunk_starts: Option<IntGrid<1, HARD_MAX_N>>,
     /// Claims decided besides the built-in conjectures (`[[higher_lower.conjectures]]`).
     #[serde(default)]
     conjectures: Vec<ClaimConfig>,
@@ -212,7 +215,14 @@ fn solve_tasks(section: &Section, config: &HigherLowerConfig) -> Result<Vec<High
     }
     let mut ns: Vec<usize> = n.values().iter().map(|&n| n as usize).collect();
     ns.sort_unstable();
-    let chunks = chunk_runs(&ns, config.chunk.get() as usize);
+    let starts: Vec<usize> = match &config.chunk_starts {
+        None => Vec::new(),
+        Some(grid) => grid.values().iter().map(|&n| n as usize).collect(),
+    };
+    if let Some(&stray) = starts.iter().find(|n| ns.binary_search(n).is_err()) {
+        return Err(section.invalid(&["chunk_starts"], &format!("N = {stray} is not among the N of n")));
+    }
+    let chunks = chunk_runs(&ns, config.chunk.get() as usize, &starts);
     let mut methods = config.methods.values().to_vec();
     methods.sort();
     Ok(methods
@@ -223,12 +233,13 @@ fn solve_tasks(section: &Section, config: &HigherLowerConfig) -> Result<Vec<High
         .collect())
 }
 
-/// Splits sorted N into runs of consecutive values of at most `size` each.
-fn chunk_runs(ns: &[usize], size: usize) -> Vec<Vec<usize>> {
+/// Splits sorted N into runs of consecutive values of at most `size` each,
+/// a new run beginning at every N of `starts`.
+fn chunk_runs(ns: &[usize], size: usize, starts: &[usize]) -> Vec<Vec<usize>> {
     let mut chunks: Vec<Vec<usize>> = Vec::new();
     for &n in ns {
         match chunks.last_mut() {
-            Some(last) if last.len() < size && last.last() == Some(&(n - 1)) => last.push(n),
+            Some(last) if last.len() < size && last.last() == Some(&(n - 1)) && !starts.contains(&n) => last.push(n),
             _ => chunks.push(vec![n]),
         }
     }
@@ -241,7 +252,14 @@ mod tests {
 
     #[test]
     fn chunks_follow_consecutive_runs() {
-        assert_eq!(chunk_runs(&[1, 2, 3, 4, 5], 2), vec![vec![1, 2], vec![3, 4], vec![5]]);
-        assert_eq!(chunk_runs(&[1, 2, 5, 6, 7, 9], 10), vec![vec![1, 2], vec![5, 6, 7], vec![9]]);
+        assert_eq!(chunk_runs(&[1, 2, 3, 4, 5], 2, &[]), vec![vec![1, 2], vec![3, 4], vec![5]]);
+        assert_eq!(chunk_runs(&[1, 2, 5, 6, 7, 9], 10, &[]), vec![vec![1, 2], vec![5, 6, 7], vec![9]]);
+    }
+
+    #[test]
+    fn chunk_starts_begin_runs() {
+        let ns: Vec<usize> = (1..=10).collect();
+        assert_eq!(chunk_runs(&ns, 100, &[4, 9]), vec![(1..=3).collect::<Vec<_>>(), (4..=8).collect(), vec![9, 10]]);
+        assert_eq!(chunk_runs(&ns, 3, &[5]), vec![vec![1, 2, 3], vec![4], vec![5, 6, 7], vec![8, 9, 10]]);
     }
 }

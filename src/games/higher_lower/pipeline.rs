@@ -11,7 +11,7 @@ use super::face::face_stage;
 use super::height_limit::HeightHints;
 use super::solve::{FloatSolution, Method, SolveOptions, solve_reporting};
 use super::stored::read_height_proofs;
-use super::tables::{concat, tables};
+use super::tables::{in_n_order, tables};
 use super::tree::Tree;
 use crate::artifacts::columns::Columns;
 use crate::exact::Rational;
@@ -111,7 +111,7 @@ pub fn solve_in_order(
             read_height_proofs(heights)?.remove(&(n as u32)).map(|(_, alpha)| alpha.into_values().collect());
         per_n.push(step_tables);
     }
-    concat(&per_n)
+    in_n_order(per_n)
 }
 
 /// Name of the checkpoint-only table that carries N's solution to N + 1.
@@ -211,8 +211,11 @@ mod tests {
             let whole = MemorySteps::default();
             let expected = run(&whole).unwrap();
             assert_eq!(whole.steps.borrow().len(), 14);
+            let mut names: Vec<&str> = expected.iter().map(|t| t.name).collect();
+            names.dedup();
+            assert_eq!(expected.len(), 14 * names.len(), "one table per N and name");
             assert_eq!(
-                expected.iter().map(|t| t.name).collect::<Vec<_>>(),
+                names,
                 [
                     "values",
                     "alice",

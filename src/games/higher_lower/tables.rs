@@ -241,17 +241,23 @@ fn height_proofs(solved: &[Solved]) -> anyhow::Result<Table> {
 }
 
 /// Each output table over all N of a task: the tables of every N (by name,
-/// in N order, as checkpoints hold them) concatenated.
-pub fn concat(per_n: &[BTreeMap<String, RecordBatch>]) -> anyhow::Result<Vec<Table>> {
+/// in N order, as checkpoints hold them), one table per N, which the
+/// orchestrator writes as one part without copying them into one batch (a
+/// chain of 972 N held its tables twice over at its end, 8 GB).
+pub fn in_n_order(mut per_n: Vec<BTreeMap<String, RecordBatch>>) -> anyhow::Result<Vec<Table>> {
+    let mut ordered = Vec::new();
     // The tables of no N give the names, order and schemas to write.
-    tables(&[])?
-        .into_iter()
-        .map(|empty| {
-            let schema = empty.batch.schema();
-            let batches = per_n
-                .iter()
-                .map(|tables| {
-                    let batch = tables.get(empty.name).ok_or_else(|| anyhow!("no table {}", empty.name))?;
+    for empty in tables(&[])? {
+        if per_n.is_empty() {
+            ordered.push(empty);
+            continue;
+        }
+        let schema = empty.batch.schema();
+        for tables in &mut per_n {
+            let batch = tables
+                .remove(empty.name)
+                .ok_or_else(|| anyhow!("no table {}", empty.name))
+                .and_then(|batch| {
                     anyhow::ensure!(
                         batch.schema().fields() == schema.fields(),
                         "table {} has other columns than this version writes",
@@ -259,9 +265,9 @@ pub fn concat(per_n: &[BTreeMap<String, RecordBatch>]) -> anyhow::Result<Vec<Tab
                     );
                     Ok(batch)
                 })
-                .collect::<anyhow::Result<Vec<_>>>()
                 .context("a checkpoint does not match this version (rerun with --force)")?;
-            Ok(Table { name: empty.name, batch: arrow::compute::concat_batches(&schema, batches)? })
-        })
-        .collect()
+            ordered.push(Table { name: empty.name, batch });
+        }
+    }
+    Ok(ordered)
 }
