@@ -64,13 +64,17 @@ impl Task for HigherLowerTask {
     }
 
     /// The column pool (trees and their columns) grows faster than N^2 near a
-    /// power of two, so the hint grows as N^3, fitted to the peak RSS of one
+    /// power of two, so that part grows as N^3, fitted to the peak RSS of one
     /// worker on the chain just below 512 and of the 1024 sweep
     /// (docs/history.md#43701e3-memory-hints-for-cluster-requests); above 1024
-    /// the cube is a projection.
+    /// the cube is a projection. The task holds every N's tables until it
+    /// writes them, about 8 bytes per N^2 (Bob's trees are N bytes each),
+    /// fitted to the chain 1..600 in one task (0.70 GB)
+    /// (docs/history.md#eb747e3-two-chains-for-the-1024-sweep-a-tasks-parts-written-without-concatenation).
     fn memory_hint_mb(&self) -> u64 {
         let n = self.ns.iter().copied().max().unwrap_or(1) as f64;
-        (48.0 + 56.0 * (n / 512.0).powi(3)).ceil() as u64
+        let tables: f64 = self.ns.iter().map(|&n| (n * n) as f64).sum::<f64>() * 8e-6;
+        (48.0 + 56.0 * (n / 512.0).powi(3) + tables).ceil() as u64
     }
 
     /// The tolerance decides where column generation stops, so what the
