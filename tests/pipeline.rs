@@ -526,3 +526,29 @@ fn rewrite_exact(path: &Path, column: &str, values: &[gamesweep::exact::Rational
         Arc::new(arrow::array::Float64Array::from(values.iter().map(gamesweep::exact::to_f64).collect::<Vec<_>>()))
     });
 }
+
+/// `chunk_starts` begins a task at each N it lists, besides those `chunk`
+/// starts: each task's first N is solved cold, the rest warm from N - 1.
+#[test]
+fn chunk_starts_begin_tasks_solved_cold() {
+    let tmp = TempDir::new("chunk-starts");
+    let text = "[higher_lower]\nn = { from = 1, to = 20 }\nchunk = 8\nchunk_starts = [5, 12]\n";
+    let config = tmp.config("starts.toml", text);
+    let out = tmp.join("out");
+    let result = run(&["run", config.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(result.status.success(), "{}", stderr(&result));
+    let mut tasks = markers(&out, "higher_lower");
+    tasks.sort();
+    assert_eq!(tasks, ["auto-n1-4", "auto-n12-19", "auto-n20-20", "auto-n5-11"]);
+    let mut cold = Vec::new();
+    for (path, batch) in parts(&out) {
+        if path.contains("/values/") {
+            let n = batch.column_by_name("n").unwrap().as_any().downcast_ref::<arrow::array::UInt32Array>().unwrap();
+            let warm = batch.column_by_name("warm_started").unwrap();
+            let warm = warm.as_any().downcast_ref::<arrow::array::BooleanArray>().unwrap();
+            cold.extend((0..batch.num_rows()).filter(|&i| !warm.value(i)).map(|i| n.value(i)));
+        }
+    }
+    cold.sort_unstable();
+    assert_eq!(cold, [1, 5, 12, 20]);
+}
