@@ -18,12 +18,25 @@ pub fn write_batch(writer: impl std::io::Write + Send, batch: &RecordBatch) -> a
     write_batches(writer, &[batch])
 }
 
-/// Batches of one schema, in order, as one Parquet file. Zstandard at level
-/// 3: higher-lower's tree depth vectors (N bytes per tree) shrink to about
-/// half of Snappy's size at a similar write speed.
+/// Batches of one schema, in order, as one Parquet file.
 pub fn write_batches(writer: impl std::io::Write + Send, batches: &[&RecordBatch]) -> anyhow::Result<()> {
-    let schema = batches.first().map(|batch| batch.schema()).context("no batches")?;
-    let props = WriterProperties::builder().set_compression(Compression::ZSTD(ZstdLevel::try_new(3)?)).build();
+    encode(writer, batches.iter().copied(), zstd()?.build())
+}
+
+/// Zstandard at level 3: higher-lower's tree depth vectors (N bytes per tree)
+/// shrink to about half of Snappy's size at a similar write speed.
+fn zstd() -> anyhow::Result<parquet::file::properties::WriterPropertiesBuilder> {
+    Ok(WriterProperties::builder().set_compression(Compression::ZSTD(ZstdLevel::try_new(3)?)))
+}
+
+/// Batches of one schema, in order, through one writer of `props`.
+fn encode<'a>(
+    writer: impl std::io::Write + Send,
+    batches: impl IntoIterator<Item = &'a RecordBatch>,
+    props: WriterProperties,
+) -> anyhow::Result<()> {
+    let mut batches = batches.into_iter().peekable();
+    let schema = batches.peek().map(|batch| batch.schema()).context("no batches")?;
     let mut writer = ArrowWriter::try_new(writer, schema, Some(props))?;
     for batch in batches {
         writer.write(batch)?;
@@ -43,19 +56,10 @@ pub fn write_batches_with_metadata(
     batches: &[RecordBatch],
     metadata: Vec<(String, String)>,
 ) -> anyhow::Result<()> {
-    let schema = batches.first().map(RecordBatch::schema).context("no batches")?;
     let metadata = metadata.into_iter().map(|(key, value)| KeyValue::new(key, value)).collect();
-    let props = WriterProperties::builder()
-        .set_compression(Compression::ZSTD(ZstdLevel::try_new(3)?))
-        .set_max_row_group_row_count(Some(EXPORT_ROW_GROUP))
-        .set_key_value_metadata(Some(metadata))
-        .build();
-    let mut writer = ArrowWriter::try_new(writer, schema, Some(props))?;
-    for batch in batches {
-        writer.write(batch)?;
-    }
-    writer.close()?;
-    Ok(())
+    let props =
+        zstd()?.set_max_row_group_row_count(Some(EXPORT_ROW_GROUP)).set_key_value_metadata(Some(metadata)).build();
+    encode(writer, batches, props)
 }
 
 pub fn read_batch(path: &Path) -> anyhow::Result<RecordBatch> {
