@@ -3,12 +3,14 @@
 //! the other, so the chunk just below a power of two sets the sweep's wall
 //! time; its user wants to know when it ends, not how many tasks are left.
 //!
-//! Within one chunk the warm N cost about the same (their rounds vary more
-//! than the master's size does), so the estimate is the warm N's measured
-//! seconds per m^3 (m the master's rows, a pivot's cost times the number of
-//! rows that change), times the m^3 of the N left. The cold first N says
-//! nothing about the warm ones and is left out; so are N resumed from a
-//! checkpoint, which cost nothing.
+//! The estimate is the chain's warm N's measured seconds per unit of
+//! `weight`, times the weight of the N left. A warm N's cost grows as about
+//! m^2.5 (m the master's rows) and, within the last eighth below a power of
+//! two, by a factor that grows with each halving of the distance to it (the
+//! dual converges slowly there): both fitted to the warm N >= 128 of the
+//! 1024 sweep (docs/history.md#the-1024-sweep-and-the-hard-chain). The cold
+//! first N says nothing about the warm ones and is left out; so are N
+//! resumed from a checkpoint, which cost nothing.
 
 /// The measured warm N of one chain so far.
 #[derive(Default)]
@@ -17,9 +19,14 @@ pub struct ChainEta {
     weight: f64,
 }
 
-/// The relative cost of one warm N: the cube of the master's rows.
+/// The relative cost of one warm N: m^2.5, times 1 + 1.4 log2(1 / (8 d))
+/// where d = (2^k - N + 1) / 2^k < 1/8 is N's distance below the next power
+/// of two 2^k >= N.
 fn weight(n: usize) -> f64 {
-    (n.div_ceil(2) as f64).powi(3)
+    let rows = n.div_ceil(2) as f64;
+    let power = n.next_power_of_two() as f64;
+    let distance = (power - n as f64 + 1.0) / power;
+    rows.powf(2.5) * (1.0 + 1.4 * (1.0 / (8.0 * distance)).log2().max(0.0))
 }
 
 impl ChainEta {
@@ -61,17 +68,30 @@ mod tests {
     }
 
     #[test]
-    fn scales_the_measured_seconds_by_the_cube_of_the_rows() {
+    fn scales_the_measured_seconds_by_the_rows_to_the_power_2_5_mid_octave() {
         let mut eta = ChainEta::default();
-        // m = 50 for N = 99 and 100: 2 s each.
+        // m = 50 for N = 99 and 100 (at least an eighth below 128): 2 s each.
         eta.record_warm(99, 2.0);
         eta.record_warm(100, 2.0);
+        // N = 101 (m = 51) and 199 (m = 100, far below 256).
         let left = eta.remaining(&[101, 199]).unwrap();
-        // m = 51 and 100: 2 s * (51^3 + 100^3) / 50^3.
-        let expected = 2.0 * (51f64.powi(3) + 100f64.powi(3)) / 50f64.powi(3);
+        let expected = 2.0 * (51f64.powf(2.5) + 100f64.powf(2.5)) / 50f64.powf(2.5);
         assert!((left - expected).abs() < 1e-9, "{left} against {expected}");
-        assert_eq!(eta.note(&[101, 199]), ", about 0:00:18 left in this chain");
+        assert_eq!(eta.note(&[101, 199]), ", about 0:00:13 left in this chain");
         assert_eq!(eta.note(&[]), "");
+    }
+
+    #[test]
+    fn the_last_eighth_below_a_power_of_two_costs_more_each_halving_closer() {
+        let factor = |n: usize| weight(n) / (n.div_ceil(2) as f64).powf(2.5);
+        // 897 is an eighth below 1024 (d = 128 / 1024): no extra cost yet.
+        assert!((factor(897) - 1.0).abs() < 1e-12);
+        assert!((factor(600) - 1.0).abs() < 1e-12);
+        // N = 1024: d = 1 / 1024, seven halvings below an eighth.
+        assert!((factor(1024) - (1.0 + 1.4 * 7.0)).abs() < 1e-9);
+        assert!((factor(961) - (1.0 + 1.4)).abs() < 1e-9);
+        let factors: Vec<f64> = (897..=1024).map(factor).collect();
+        assert!(factors.windows(2).all(|w| w[0] < w[1]));
     }
 
     #[test]
