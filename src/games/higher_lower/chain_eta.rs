@@ -8,9 +8,9 @@
 //! m^2.5 (m the master's rows) and, within the last eighth below a power of
 //! two, by a factor that grows with each halving of the distance to it (the
 //! dual converges slowly there): both fitted to the warm N >= 128 of the
-//! 1024 sweep (docs/history.md#the-1024-sweep-and-the-hard-chain). The cold
-//! first N says nothing about the warm ones and is left out; so are N
-//! resumed from a checkpoint, which cost nothing.
+//! 1024 sweep (docs/history.md#d7c006a-a-chains-eta-from-a-fitted-cost-of-each-warm-n).
+//! The cold first N says nothing about the warm ones and is left out; so
+//! are N resumed from a checkpoint, which cost nothing.
 
 /// The measured warm N of one chain so far.
 #[derive(Default)]
