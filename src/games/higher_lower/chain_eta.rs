@@ -10,7 +10,9 @@
 //! dual converges slowly there): both fitted to the warm N >= 128 of the
 //! 1024 sweep (docs/history.md#d7c006a-a-chains-eta-from-a-fitted-cost-of-each-warm-n).
 //! The cold first N says nothing about the warm ones and is left out; so
-//! are N resumed from a checkpoint, which cost nothing.
+//! are N resumed from a checkpoint, which cost nothing. The scheduling hint
+//! (`task::expected_solve_cost`) ranks whole tasks across octaves; as this
+//! weight it was off by up to 4x (docs/history.md, `fadae21`'s entry).
 
 /// The measured warm N of one chain so far.
 #[derive(Default)]
