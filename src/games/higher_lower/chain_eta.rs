@@ -12,7 +12,7 @@
 //! The cold first N says nothing about the warm ones and is left out; so
 //! are N resumed from a checkpoint, which cost nothing. The scheduling hint
 //! (`task::expected_solve_cost`) ranks whole tasks across octaves; as this
-//! weight it was off by up to 4x (docs/history.md, `fadae21`'s entry).
+//! weight it gave 0.92-4.2 times the time left (docs/history.md, `fadae21`'s entry).
 
 /// The measured warm N of one chain so far.
 #[derive(Default)]
