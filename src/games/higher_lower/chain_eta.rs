@@ -9,8 +9,13 @@
 //! two, by a factor that grows with each halving of the distance to it (the
 //! dual converges slowly there): both fitted to the warm N >= 128 of the
 //! 1024 sweep (docs/history.md#d7c006a-a-chains-eta-from-a-fitted-cost-of-each-warm-n).
-//! The cold first N says nothing about the warm ones and is left out; so
-//! are N resumed from a checkpoint, which cost nothing. The scheduling hint
+//! The cold first N says nothing about the warm ones and is left out. A
+//! warm N resumed from a checkpoint counts with the seconds its step
+//! stored, so a resumed chain has an estimate from its first line. Every
+//! progress line of the chain carries it (a log without a terminal keeps
+//! one line in 30 s, so a note on the last line of an N alone is mostly
+//! lost); within an N the estimate is its expected cost less the seconds
+//! already spent on it, never below zero, plus the N after it. The scheduling hint
 //! (`task::expected_solve_cost`) ranks whole tasks across octaves; as this
 //! weight it gave 0.92-4.2 times the time left (docs/history.md, `fadae21`'s entry).
 
@@ -38,15 +43,22 @@ impl ChainEta {
         self.weight += weight(n);
     }
 
-    /// The seconds the N in `left` should take, once a warm N was measured.
-    pub fn remaining(&self, left: &[usize]) -> Option<f64> {
-        (self.weight > 0.0).then(|| self.seconds / self.weight * left.iter().map(|&n| weight(n)).sum::<f64>())
+    /// The seconds the chain should still take, once a warm N was measured:
+    /// the rest of the N `in_progress` (N and the seconds spent on it so far),
+    /// if one is, and the N in `after`.
+    pub fn remaining(&self, in_progress: Option<(usize, f64)>, after: &[usize]) -> Option<f64> {
+        let per_weight = (self.weight > 0.0).then(|| self.seconds / self.weight)?;
+        let current = in_progress.map_or(0.0, |(n, spent)| (per_weight * weight(n) - spent).max(0.0));
+        Some(current + per_weight * after.iter().map(|&n| weight(n)).sum::<f64>())
     }
 
-    /// ", about H:MM:SS left in this chain", or nothing before the first warm N.
-    pub fn note(&self, left: &[usize]) -> String {
-        match self.remaining(left) {
-            Some(seconds) if !left.is_empty() => format!(", about {} left in this chain", clock(seconds)),
+    /// ", about H:MM:SS left in this chain", or nothing before the first warm
+    /// N or once the chain has nothing left.
+    pub fn note(&self, in_progress: Option<(usize, f64)>, after: &[usize]) -> String {
+        match self.remaining(in_progress, after) {
+            Some(seconds) if in_progress.is_some() || !after.is_empty() => {
+                format!(", about {} left in this chain", clock(seconds))
+            }
             _ => String::new(),
         }
     }
@@ -65,8 +77,8 @@ mod tests {
     #[test]
     fn no_estimate_before_a_warm_n() {
         let eta = ChainEta::default();
-        assert_eq!(eta.remaining(&[10, 11]), None);
-        assert_eq!(eta.note(&[10, 11]), "");
+        assert_eq!(eta.remaining(Some((9, 1.0)), &[10, 11]), None);
+        assert_eq!(eta.note(Some((9, 1.0)), &[10, 11]), "");
     }
 
     #[test]
@@ -76,11 +88,24 @@ mod tests {
         eta.record_warm(99, 2.0);
         eta.record_warm(100, 2.0);
         // N = 101 (m = 51) and 199 (m = 100, far below 256).
-        let left = eta.remaining(&[101, 199]).unwrap();
+        let left = eta.remaining(None, &[101, 199]).unwrap();
         let expected = 2.0 * (51f64.powf(2.5) + 100f64.powf(2.5)) / 50f64.powf(2.5);
         assert!((left - expected).abs() < 1e-9, "{left} against {expected}");
-        assert_eq!(eta.note(&[101, 199]), ", about 0:00:13 left in this chain");
-        assert_eq!(eta.note(&[]), "");
+        assert_eq!(eta.note(None, &[101, 199]), ", about 0:00:13 left in this chain");
+        assert_eq!(eta.note(None, &[]), "");
+    }
+
+    #[test]
+    fn the_n_in_progress_counts_what_it_has_left() {
+        let mut eta = ChainEta::default();
+        eta.record_warm(100, 2.0);
+        // N = 100 again, 0.5 s in: 1.5 s of it left, then 2 s for the next.
+        let left = eta.remaining(Some((100, 0.5)), &[100]).unwrap();
+        assert!((left - 3.5).abs() < 1e-9, "{left}");
+        // Past its expected cost it counts as nothing left, never as less.
+        let left = eta.remaining(Some((100, 60.0)), &[100]).unwrap();
+        assert!((left - 2.0).abs() < 1e-9, "{left}");
+        assert_eq!(eta.note(Some((100, 60.0)), &[]), ", about 0:00:00 left in this chain");
     }
 
     #[test]

@@ -17,11 +17,13 @@ use crate::artifacts::columns::Columns;
 use crate::exact::Rational;
 use crate::game::{Table, TaskContext};
 use anyhow::{Context, anyhow};
-use arrow::array::{Array, ArrayRef, Float64Array, ListArray, UInt8Array, UInt32Array};
+use arrow::array::{Array, ArrayRef, BooleanArray, Float64Array, ListArray, UInt8Array, UInt32Array};
 use arrow::buffer::OffsetBuffer;
 use arrow::datatypes::Field;
 use arrow::record_batch::RecordBatch;
+use std::collections::BTreeMap;
 use std::sync::Arc;
+use std::time::Instant;
 
 /// Solves each N of `ns` in order and saves it as a step (its rows of every table
 /// and what N + 1's warm start needs), so that a rerun after a kill loads
@@ -46,15 +48,21 @@ pub fn solve_in_order(
         let saved = context.load_step(&step).with_context(|| format!("N = {n}: loading step {step}"))?;
         let mut step_tables = match saved {
             Some(saved) => {
-                context.progress(&format!("N = {n} resumed from checkpoint, {of}"));
+                if let Some(seconds) = warm_seconds(&saved).with_context(|| format!("N = {n}: reading step {step}"))? {
+                    eta.record_warm(n, seconds);
+                }
+                context.progress(&format!("N = {n} resumed from checkpoint, {of}{}", eta.note(None, &ns[k + 1..])));
                 saved
             }
             None => {
+                let started = Instant::now();
+                let left = || eta.note(Some((n, started.elapsed().as_secs_f64())), &ns[k + 1..]);
                 let float = solve_reporting(n, &options, previous.as_ref(), &|note| {
-                    context.progress(&format!("N = {n} {note}, {of}"))
+                    context.progress(&format!("N = {n} {note}, {of}{}", left()))
                 });
-                let repairing =
-                    |note: &str| context.progress(&format!("N = {n} repairing the float basis: {note}, {of}"));
+                let repairing = |note: &str| {
+                    context.progress(&format!("N = {n} repairing the float basis: {note}, {of}{}", left()))
+                };
                 let mut exact = exact_stage_reporting(&float, &repairing)
                     .map_err(|why| anyhow::anyhow!("N = {n}: exact stage failed: {why}"))?;
                 let tallest = exact.certificate.bob_max_guesses;
@@ -89,7 +97,7 @@ pub fn solve_in_order(
                     float.seconds,
                     exact.seconds,
                     face.seconds,
-                    eta.note(&ns[k + 1..]),
+                    eta.note(None, &ns[k + 1..]),
                     undecided.concat()
                 ));
                 let warm_start = warm_start(&float)?;
@@ -112,6 +120,21 @@ pub fn solve_in_order(
         per_n.push(step_tables);
     }
     in_n_order(per_n)
+}
+
+/// The stage sums (solve + exact + face) a saved step recorded for its N, if
+/// that N was warm-started: what the chain's ETA learns from a resumed N.
+fn warm_seconds(saved: &BTreeMap<String, RecordBatch>) -> anyhow::Result<Option<f64>> {
+    let values = saved.get("values").ok_or_else(|| anyhow!("no table values"))?;
+    anyhow::ensure!(values.num_rows() == 1, "values has {} rows instead of 1", values.num_rows());
+    if !values.column_as::<BooleanArray>("warm_started")?.value(0) {
+        return Ok(None);
+    }
+    let seconds = ["solve_seconds", "exact_seconds", "face_seconds"]
+        .iter()
+        .map(|name| Ok(values.column_as::<Float64Array>(name)?.value(0)))
+        .sum::<anyhow::Result<f64>>()?;
+    Ok(Some(seconds))
 }
 
 /// Name of the checkpoint-only table that carries N's solution to N + 1.
@@ -159,9 +182,7 @@ fn lists(values: ArrayRef, lengths: impl IntoIterator<Item = usize>) -> ArrayRef
 #[cfg(test)]
 mod tests {
     use super::*;
-    use arrow::record_batch::RecordBatch;
     use std::cell::RefCell;
-    use std::collections::BTreeMap;
 
     /// Keeps steps in memory, as the orchestrator keeps them on disk.
     #[derive(Default)]
@@ -238,9 +259,15 @@ mod tests {
                 .extend(whole.steps.take().into_iter().filter(|(step, _)| step.as_str() <= "n0006"));
             let tables = run(&resumed).unwrap();
             assert_eq!(resumed.steps.borrow().len(), 14, "N = 7..14 saved");
-            assert!(resumed.notes.borrow().contains(&"N = 6 resumed from checkpoint, 6 of 14 N".to_string()));
-            // After the resumed N, N = 7 solves (each round noted), then is certified.
+            // The cold N = 1 gives no estimate; the warm N = 2..6 give the chain's ETA from their
+            // stored seconds, on every line from then on.
             let notes = resumed.notes.borrow();
+            assert_eq!(notes[0], "N = 1 resumed from checkpoint, 1 of 14 N");
+            assert!(notes[5].starts_with("N = 6 resumed from checkpoint, 6 of 14 N, about "), "{notes:?}");
+            let (last, solving) = notes[6..].split_last().unwrap();
+            assert!(solving.iter().all(|note| note.contains(" left in this chain")), "{notes:?}");
+            assert!(last.starts_with("N = 14 certified") && !last.contains(" left in"), "{last}");
+            // After the resumed N, N = 7 solves (each round noted), then is certified.
             assert!(notes[6].starts_with("N = 7 solving, round 1, V between"), "{notes:?}");
             let after_rounds = notes[6..].iter().find(|note| !note.starts_with("N = 7 solving"));
             assert!(after_rounds.is_some_and(|note| note.starts_with("N = 7 certified")), "{notes:?}");
