@@ -43,25 +43,36 @@ impl ChainEta {
         self.weight += weight(n);
     }
 
+    /// The N of `ns`, weighed once for the estimates that follow.
+    pub fn weigh(ns: &[usize]) -> Weighed {
+        Weighed { weight: ns.iter().map(|&n| weight(n)).sum(), empty: ns.is_empty() }
+    }
+
     /// The seconds the chain should still take, once a warm N was measured:
     /// the rest of the N `in_progress` (N and the seconds spent on it so far),
-    /// if one is, and the N in `after`.
-    pub fn remaining(&self, in_progress: Option<(usize, f64)>, after: &[usize]) -> Option<f64> {
+    /// if one is, and the N `after` it.
+    pub fn remaining(&self, in_progress: Option<(usize, f64)>, after: &Weighed) -> Option<f64> {
         let per_weight = (self.weight > 0.0).then(|| self.seconds / self.weight)?;
         let current = in_progress.map_or(0.0, |(n, spent)| (per_weight * weight(n) - spent).max(0.0));
-        Some(current + per_weight * after.iter().map(|&n| weight(n)).sum::<f64>())
+        Some(current + per_weight * after.weight)
     }
 
     /// ", about H:MM:SS left in this chain", or nothing before the first warm
     /// N or once the chain has nothing left.
-    pub fn note(&self, in_progress: Option<(usize, f64)>, after: &[usize]) -> String {
+    pub fn note(&self, in_progress: Option<(usize, f64)>, after: &Weighed) -> String {
         match self.remaining(in_progress, after) {
-            Some(seconds) if in_progress.is_some() || !after.is_empty() => {
+            Some(seconds) if in_progress.is_some() || !after.empty => {
                 format!(", about {} left in this chain", clock(seconds))
             }
             _ => String::new(),
         }
     }
+}
+
+/// A run of N's summed weight.
+pub struct Weighed {
+    weight: f64,
+    empty: bool,
 }
 
 /// Seconds as H:MM:SS.
@@ -77,8 +88,8 @@ mod tests {
     #[test]
     fn no_estimate_before_a_warm_n() {
         let eta = ChainEta::default();
-        assert_eq!(eta.remaining(Some((9, 1.0)), &[10, 11]), None);
-        assert_eq!(eta.note(Some((9, 1.0)), &[10, 11]), "");
+        assert_eq!(eta.remaining(Some((9, 1.0)), &ChainEta::weigh(&[10, 11])), None);
+        assert_eq!(eta.note(Some((9, 1.0)), &ChainEta::weigh(&[10, 11])), "");
     }
 
     #[test]
@@ -88,11 +99,11 @@ mod tests {
         eta.record_warm(99, 2.0);
         eta.record_warm(100, 2.0);
         // N = 101 (m = 51) and 199 (m = 100, far below 256).
-        let left = eta.remaining(None, &[101, 199]).unwrap();
+        let left = eta.remaining(None, &ChainEta::weigh(&[101, 199])).unwrap();
         let expected = 2.0 * (51f64.powf(2.5) + 100f64.powf(2.5)) / 50f64.powf(2.5);
         assert!((left - expected).abs() < 1e-9, "{left} against {expected}");
-        assert_eq!(eta.note(None, &[101, 199]), ", about 0:00:13 left in this chain");
-        assert_eq!(eta.note(None, &[]), "");
+        assert_eq!(eta.note(None, &ChainEta::weigh(&[101, 199])), ", about 0:00:13 left in this chain");
+        assert_eq!(eta.note(None, &ChainEta::weigh(&[])), "");
     }
 
     #[test]
@@ -100,12 +111,12 @@ mod tests {
         let mut eta = ChainEta::default();
         eta.record_warm(100, 2.0);
         // N = 100 again, 0.5 s in: 1.5 s of it left, then 2 s for the next.
-        let left = eta.remaining(Some((100, 0.5)), &[100]).unwrap();
+        let left = eta.remaining(Some((100, 0.5)), &ChainEta::weigh(&[100])).unwrap();
         assert!((left - 3.5).abs() < 1e-9, "{left}");
         // Past its expected cost it counts as nothing left, never as less.
-        let left = eta.remaining(Some((100, 60.0)), &[100]).unwrap();
+        let left = eta.remaining(Some((100, 60.0)), &ChainEta::weigh(&[100])).unwrap();
         assert!((left - 2.0).abs() < 1e-9, "{left}");
-        assert_eq!(eta.note(Some((100, 60.0)), &[]), ", about 0:00:00 left in this chain");
+        assert_eq!(eta.note(Some((100, 60.0)), &ChainEta::weigh(&[])), ", about 0:00:00 left in this chain");
     }
 
     #[test]

@@ -17,7 +17,7 @@ use crate::artifacts::columns::Columns;
 use crate::exact::Rational;
 use crate::game::{Table, TaskContext};
 use anyhow::{Context, anyhow};
-use arrow::array::{Array, ArrayRef, BooleanArray, Float64Array, ListArray, UInt8Array, UInt32Array};
+use arrow::array::{Array, ArrayRef, Float64Array, ListArray, UInt8Array, UInt32Array};
 use arrow::buffer::OffsetBuffer;
 use arrow::datatypes::Field;
 use arrow::record_batch::RecordBatch;
@@ -45,19 +45,20 @@ pub fn solve_in_order(
     for (k, &n) in ns.iter().enumerate() {
         let step = format!("n{n:04}");
         let of = format!("{} of {} N", k + 1, ns.len());
+        // The N after this one, weighed once here rather than on every round's note.
+        let after = &ChainEta::weigh(&ns[k + 1..]);
         let saved = context.load_step(&step).with_context(|| format!("N = {n}: loading step {step}"))?;
         let mut step_tables = match saved {
             Some(saved) => {
-                // Only the estimate reads these seconds: a step without them leaves it out.
-                if let Ok(Some(seconds)) = warm_seconds(&saved) {
+                if let Some(seconds) = warm_seconds(&saved) {
                     eta.record_warm(n, seconds);
                 }
-                context.progress(&format!("N = {n} resumed from checkpoint, {of}{}", eta.note(None, &ns[k + 1..])));
+                context.progress(&format!("N = {n} resumed from checkpoint, {of}{}", eta.note(None, after)));
                 saved
             }
             None => {
                 let started = Instant::now();
-                let left = || eta.note(Some((n, started.elapsed().as_secs_f64())), &ns[k + 1..]);
+                let left = || eta.note(Some((n, started.elapsed().as_secs_f64())), after);
                 let float = solve_reporting(n, &options, previous.as_ref(), &|note| {
                     context.progress(&format!("N = {n} {note}, {of}{}", left()))
                 });
@@ -98,7 +99,7 @@ pub fn solve_in_order(
                     float.seconds,
                     exact.seconds,
                     face.seconds,
-                    eta.note(None, &ns[k + 1..]),
+                    eta.note(None, after),
                     undecided.concat()
                 ));
                 let warm_start = warm_start(&float)?;
@@ -124,18 +125,15 @@ pub fn solve_in_order(
 }
 
 /// The stage sums (solve + exact + face) a saved step recorded for its N, if
-/// that N was warm-started: what the chain's ETA learns from a resumed N.
-fn warm_seconds(saved: &BTreeMap<String, RecordBatch>) -> anyhow::Result<Option<f64>> {
-    let values = saved.get("values").ok_or_else(|| anyhow!("no table values"))?;
-    anyhow::ensure!(values.num_rows() == 1, "values has {} rows instead of 1", values.num_rows());
-    if !values.column_as::<BooleanArray>("warm_started")?.value(0) {
-        return Ok(None);
+/// that N was warm-started and they can be read: what the chain's ETA learns
+/// from a resumed N (only the estimate reads them, so a step without them
+/// leaves it out).
+fn warm_seconds(saved: &BTreeMap<String, RecordBatch>) -> Option<f64> {
+    let values = saved.get("values").filter(|values| values.num_rows() == 1)?;
+    if !values.bools("warm_started").ok()?.value(0) {
+        return None;
     }
-    let seconds = ["solve_seconds", "exact_seconds", "face_seconds"]
-        .iter()
-        .map(|name| Ok(values.column_as::<Float64Array>(name)?.value(0)))
-        .sum::<anyhow::Result<f64>>()?;
-    Ok(Some(seconds))
+    ["solve_seconds", "exact_seconds", "face_seconds"].iter().map(|name| Some(values.f64s(name).ok()?.value(0))).sum()
 }
 
 /// Name of the checkpoint-only table that carries N's solution to N + 1.
