@@ -32,6 +32,8 @@ pub struct ColumnGeneration<'o> {
     priced_centre: bool,
     pub rounds: u32,
     pricing_calls: u32,
+    /// Pivots of a cold start's own master (`analytic_centre`), counted with the solve's.
+    pivots_before: u64,
     trace: Vec<TracePoint>,
 }
 
@@ -64,8 +66,8 @@ pub struct Ending {
 
 impl<'o> ColumnGeneration<'o> {
     /// The master with its first columns; `previous` is N - 1's solution, if
-    /// the method warm-starts from it.
-    pub fn start(n: usize, options: &'o SolveOptions, previous: Option<&FloatSolution>) -> Self {
+    /// the method warm-starts from it; `report` hears how a long cold start goes.
+    pub fn start(n: usize, options: &'o SolveOptions, previous: Option<&FloatSolution>, report: &dyn Fn(&str)) -> Self {
         // A height-limited solve starts from N's own solution, every other from N - 1's.
         let from_n = usize::from(options.height_limit.is_none());
         let previous = previous.filter(|p| p.n + from_n == n && options.method.uses_previous());
@@ -77,7 +79,8 @@ impl<'o> ColumnGeneration<'o> {
         if !options.uses(SpeedUp::SketchedEdges) {
             core.master.set_entering_rule(EnteringRule::ExactEdges);
         }
-        let gamma = first_columns(&mut core, options, previous);
+        let first = first_columns(&mut core, options, previous, report);
+        let gamma = first.gamma;
         // Our stability centre: the point with the best lower bound so far, starting
         // from the guess (which away from powers of two is exactly optimal for Alice).
         let centre = gamma.clone().filter(|_| options.method == Method::Auto);
@@ -99,7 +102,8 @@ impl<'o> ColumnGeneration<'o> {
             ending: Ending::default(),
             priced_centre: false,
             rounds: 0,
-            pricing_calls: 0,
+            pricing_calls: first.pricing_calls,
+            pivots_before: first.pivots,
             trace: Vec::new(),
         };
         solve.price_centre_for_the_box();
@@ -148,7 +152,7 @@ impl<'o> ColumnGeneration<'o> {
             round: self.rounds,
             upper,
             lower: round_lower,
-            pivots: self.core.master.iterations(),
+            pivots: self.pivots_before + self.core.master.iterations(),
         });
         Round { optimum, upper, entering, near_misses }
     }
@@ -225,7 +229,7 @@ impl<'o> ColumnGeneration<'o> {
             lower: self.core.centre.lower,
             basis: basis.collect(),
             beta: optimum.duals.iter().map(|x| x / total).collect(),
-            iterations: self.core.master.iterations(),
+            iterations: self.pivots_before + self.core.master.iterations(),
             rounds: self.rounds,
             pricing_calls: self.pricing_calls,
             columns: trees.len() as u32,

@@ -7,6 +7,7 @@
 //! master's value is an upper bound. A solve is made of named parts:
 //!
 //! - `start`: the first columns and guess, warm from N - 1 or cold;
+//! - `analytic_centre`: the cold start just below a power of two;
 //! - `column_generation`: the loop's state and one round;
 //! - `points`: where a round prices (the seed's guess mixing, or spread
 //!   between our stability centre, the duals and their running average);
@@ -19,6 +20,7 @@
 //! The methods are the seed's variants and ours, selectable for side-by-side
 //! comparison.
 
+mod analytic_centre;
 mod best_response;
 mod column_generation;
 mod column_store;
@@ -56,7 +58,7 @@ pub fn solve_reporting(
     report: &dyn Fn(&str),
 ) -> FloatSolution {
     let started = Instant::now();
-    let mut solve = ColumnGeneration::start(n, options, previous);
+    let mut solve = ColumnGeneration::start(n, options, previous, report);
     loop {
         let round = solve.round();
         let upper = round.upper;
@@ -137,5 +139,25 @@ mod tests {
         assert!(bound > stop, "the centre's cheapest short tree costs {bound}, not above {stop}");
         assert!(bound - stop >= early.value - bound - 1e-12, "{bound} is not halfway from {stop} to {}", early.value);
         assert!(early.rounds <= optimum.rounds);
+    }
+
+    #[test]
+    fn the_analytic_centre_starts_bounds_enclose_v_and_its_trees_hold_an_optimal_basis() {
+        for n in [61, 127] {
+            let game = crate::games::higher_lower::symmetric::SymmetricGame::new(n);
+            let v = solve(n, &SolveOptions::new(Method::Dresher, 1e-12, 1_000_000), None).value;
+            let start = super::analytic_centre::analytic_centre_start(&game, Method::Auto, 1e-10, &|_| {});
+            let lower = start
+                .trees
+                .iter()
+                .map(|t| game.float_column(t).iter().zip(&start.best).map(|(s, b)| s * b).sum::<f64>())
+                .fold(f64::INFINITY, f64::min);
+            assert!(lower / 2.0 <= v * (1.0 + 1e-12), "N = {n}: lower bound {} above V = {v}", lower / 2.0);
+            assert!(lower / 2.0 >= v * (1.0 - 1e-9), "N = {n}: lower bound {} far below V = {v}", lower / 2.0);
+            let columns: Vec<Vec<f64>> = start.trees.iter().map(|t| game.float_column(t)).collect();
+            let upper =
+                1.0 / (2.0 * super::restricted_master::RestrictedMaster::new(game.rows(), &columns).solve().objective);
+            assert!((upper - v).abs() <= 1e-9 * v, "N = {n}: the master over its trees is worth {upper}, V = {v}");
+        }
     }
 }

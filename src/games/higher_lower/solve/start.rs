@@ -1,7 +1,9 @@
 //! Where a solve starts: a warm start from N - 1's solution (its
 //! near-optimal trees, its strategy stretched to N), or for `auto` without
-//! one a cold start from a coarse game whose interior is one uniform block.
+//! one a cold start: from a coarse game whose interior is one uniform block,
+//! or just below a power of two by analytic centres (`analytic_centre`).
 
+use super::analytic_centre::{analytic_centre_start, starts_by_analytic_centres};
 use super::best_response::{column_cost, price_within, without_zeros};
 use super::options::{Method, SolveOptions};
 use super::restricted_master::RestrictedMaster;
@@ -17,22 +19,38 @@ const CARRY_GAP: f64 = 1e-4;
 /// Free outer rows of the cold-start game (the interior is one uniform block).
 const COLD_OUTER_ROWS: usize = 8;
 
-/// The master's first columns, and the guess gamma the seed's `guess` and our
-/// stability centre start from: N-1's duals stretched to N, or for a cold
-/// `auto` the cold start's guess.
+/// Where a solve starts: the guess gamma the seed's `guess` and our
+/// stability centre start from, and what finding it cost.
+#[derive(Default)]
+pub struct FirstGuess {
+    pub gamma: Option<Vec<f64>>,
+    pub pricing_calls: u32,
+    pub pivots: u64,
+}
+
+impl FirstGuess {
+    fn free(gamma: Option<Vec<f64>>) -> Self {
+        FirstGuess { gamma, ..FirstGuess::default() }
+    }
+}
+
+/// The master's first columns, and the guess: N-1's duals stretched to N,
+/// or for a cold `auto` the cold start's guess; `report` hears how a long
+/// cold start goes.
 pub fn first_columns(
     core: &mut StabilisedMaster,
     options: &SolveOptions,
     previous: Option<&FloatSolution>,
-) -> Option<Vec<f64>> {
+    report: &dyn Fn(&str),
+) -> FirstGuess {
     let n = core.game.n;
     if let Some(height) = options.height_limit {
         // The height-limited game starts from N's own solution: its short
         // near-optimal trees, and its strategy as the guess, unstretched.
-        let own = previous?;
+        let Some(own) = previous else { return FirstGuess::default() };
         core.add_all(near_optimal(own).into_iter().filter(|t| t.height() <= height).cloned());
         core.add(price_within(&core.game, options.method, Some(height), &own.beta));
-        return Some(own.beta.clone());
+        return FirstGuess::free(Some(own.beta.clone()));
     }
     // Initial columns (ours): N-1's pool, each tree with the new key inserted
     // where it is cheapest against the guess; else the best tree against the
@@ -49,13 +67,19 @@ pub fn first_columns(
     }
 
     match previous {
-        Some(p) => Some(stretch(&p.beta, n)),
+        Some(p) => FirstGuess::free(Some(stretch(&p.beta, n))),
+        None if options.method == Method::Auto && starts_by_analytic_centres(n) => {
+            let start = analytic_centre_start(&core.game, options.method, options.tolerance, report);
+            let carried = near_optimal_at(&core.game, &start.trees, &start.best).into_iter().cloned();
+            core.add_all(carried.collect::<Vec<_>>());
+            FirstGuess { gamma: Some(start.best), pricing_calls: start.pricing_calls, pivots: start.pivots }
+        }
         None if options.method == Method::Auto => {
             let (guess, cold_trees) = cold_start(&core.game, options.tolerance);
             core.add_all(cold_trees);
-            Some(guess)
+            FirstGuess::free(Some(guess))
         }
-        None => None,
+        None => FirstGuess::default(),
     }
 }
 
@@ -63,16 +87,14 @@ pub fn first_columns(
 /// best against N-1's final strategy. Carrying the whole pool let it grow by
 /// every round's trees, and near-optimal ones are what the next N re-uses.
 fn near_optimal(previous: &FloatSolution) -> Vec<&Tree> {
-    let game = SymmetricGame::new(previous.n);
-    let costs: Vec<f64> = previous.pool.iter().map(|tree| column_cost(&game, tree, &previous.beta)).collect();
+    near_optimal_at(&SymmetricGame::new(previous.n), &previous.pool, &previous.beta)
+}
+
+/// The trees within `CARRY_GAP` of the best of them against `point`.
+fn near_optimal_at<'t>(game: &SymmetricGame, trees: &'t [Tree], point: &[f64]) -> Vec<&'t Tree> {
+    let costs: Vec<f64> = trees.iter().map(|tree| column_cost(game, tree, point)).collect();
     let best = costs.iter().copied().fold(f64::INFINITY, f64::min);
-    previous
-        .pool
-        .iter()
-        .zip(&costs)
-        .filter(|(_, cost)| **cost <= best * (1.0 + CARRY_GAP))
-        .map(|(tree, _)| tree)
-        .collect()
+    trees.iter().zip(&costs).filter(|(_, cost)| **cost <= best * (1.0 + CARRY_GAP)).map(|(tree, _)| tree).collect()
 }
 
 /// A cold start for `auto` without N-1's solution: Alice restricted to

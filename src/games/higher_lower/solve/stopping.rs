@@ -152,7 +152,7 @@ mod tests {
     #[test]
     fn a_master_that_holds_every_priced_tree_ends_the_solve() {
         let options = SolveOptions::new(Method::Auto, 1e-10, 1_000_000);
-        let mut solve = ColumnGeneration::start(40, &options, None);
+        let mut solve = ColumnGeneration::start(40, &options, None, &|_| {});
         let held: Vec<Tree> = solve.core.columns.trees.iter().take(3).cloned().collect();
         for k in 0..200 {
             let mut round = solve.round();
