@@ -13,7 +13,7 @@
 //! column generation ends the solve from them and the best point
 //! (docs/higher-lower.md, "Column generation").
 
-use super::best_response::price;
+use super::best_response::{column_cost, price};
 use super::options::Method;
 use super::restricted_master::RestrictedMaster;
 use crate::games::higher_lower::symmetric::SymmetricGame;
@@ -103,7 +103,7 @@ impl<'g> AnalyticCentre<'g> {
     /// one if it proves more. Whether the tree was new.
     fn price_at(&mut self, point: &[f64]) -> bool {
         let tree = price(self.game, self.method, point);
-        let bound: f64 = self.game.float_column(&tree).iter().zip(point).map(|(s, b)| s * b).sum();
+        let bound = column_cost(self.game, &tree, point);
         if bound > self.theta {
             self.theta = bound;
             self.best = point.to_vec();
@@ -135,11 +135,7 @@ impl<'g> AnalyticCentre<'g> {
         let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
         let mut r: Vec<f64> = columns.iter().map(|c| dot(c, beta) - theta).collect();
         let smallest = r.iter().copied().filter(|x| *x > 0.0).fold(f64::INFINITY, f64::min);
-        let floor = if smallest.is_finite() {
-            (0.5 * smallest).max(1e-14 * theta.abs()).max(1e-9 * theta.abs())
-        } else {
-            1e-2 * theta.abs()
-        };
+        let floor = if smallest.is_finite() { (0.5 * smallest).max(1e-9 * theta.abs()) } else { 1e-2 * theta.abs() };
         r.iter_mut().for_each(|x| *x = x.max(floor));
         for _ in 0..NEWTON_STEPS {
             // Residuals of the equations S'beta - r = theta and 1'beta = 1.
@@ -187,8 +183,7 @@ impl<'g> AnalyticCentre<'g> {
             let decrement: f64 = beta.iter().zip(&db).chain(r.iter().zip(&dr)).map(|(x, dx)| (dx / x).powi(2)).sum();
             beta.iter_mut().zip(&db).for_each(|(x, dx)| *x += step * dx);
             r.iter_mut().zip(&dr).for_each(|(x, dx)| *x += step * dx);
-            let feasible = step == 1.0 || rp.iter().all(|p| *p == 0.0);
-            if step == 1.0 && decrement < CENTRED && feasible {
+            if step == 1.0 && decrement < CENTRED {
                 break;
             }
         }
