@@ -78,6 +78,30 @@ impl ColumnStore {
         }
     }
 
+    /// `factor` times column c, written into `out` (as long as the column).
+    pub fn scaled_into(&self, c: usize, factor: f64, out: &mut [f64]) {
+        match self {
+            ColumnStore::Bytes(columns) => {
+                out.iter_mut().zip(&columns[c]).for_each(|(o, &v)| *o = factor * f64::from(v))
+            }
+            ColumnStore::Singles(columns) => {
+                out.iter_mut().zip(&columns[c]).for_each(|(o, &v)| *o = factor * f64::from(v))
+            }
+        }
+    }
+
+    /// y += factor times column c.
+    pub fn add_scaled_to(&self, c: usize, factor: f64, y: &mut [f64]) {
+        match self {
+            ColumnStore::Bytes(columns) => {
+                y.iter_mut().zip(&columns[c]).for_each(|(o, &v)| *o += factor * f64::from(v))
+            }
+            ColumnStore::Singles(columns) => {
+                y.iter_mut().zip(&columns[c]).for_each(|(o, &v)| *o += factor * f64::from(v))
+            }
+        }
+    }
+
     /// Column c in f32, written into `out` (the sketch's single-precision kernel reads it).
     pub fn single_into(&self, c: usize, out: &mut Vec<f32>) {
         out.clear();
@@ -126,5 +150,21 @@ mod tests {
         let mut single = Vec::new();
         store.single_into(3, &mut single);
         assert_eq!(single, vec![256.0, 0.0, 1.0]);
+    }
+
+    #[test]
+    fn scaled_columns_are_the_widened_ones_times_the_factor_in_bytes_and_singles() {
+        for columns in
+            [vec![vec![1.0, 0.0, 9.0], vec![4.0, 2.0, 255.0]], vec![vec![1.5, 0.0, 9.0], vec![4.0, 2.0, 256.0]]]
+        {
+            let mut store = ColumnStore::new();
+            columns.iter().for_each(|c| store.push(c));
+            let mut out = [7.0; 3];
+            store.scaled_into(1, 0.5, &mut out);
+            assert_eq!(out.to_vec(), columns[1].iter().map(|v| 0.5 * v).collect::<Vec<_>>());
+            let mut y = [1.0, 2.0, 3.0];
+            store.add_scaled_to(0, -2.0, &mut y);
+            assert_eq!(y.to_vec(), vec![1.0 - 2.0 * columns[0][0], 2.0, 3.0 - 2.0 * columns[0][2]]);
+        }
     }
 }
