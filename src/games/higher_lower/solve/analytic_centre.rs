@@ -262,7 +262,7 @@ impl<'g> AnalyticCentre<'g> {
     /// Moves `point` toward the analytic centre of {beta >= 0, 1'beta = 1,
     /// S'beta - theta = r >= 0} by infeasible-start Newton steps on
     /// -sum log beta - sum log r, the slacks r restarted at least at half the
-    /// smallest positive one (a new cut passes through the old point).
+    /// smallest one that is not rounding (a new cut passes through the old point).
     fn recentre(&mut self) {
         let (m, cuts, theta) = (self.point.len(), &self.cuts, self.theta);
         let beta = &mut self.point;
