@@ -266,7 +266,9 @@ impl<'g> AnalyticCentre<'g> {
     fn recentre(&mut self) {
         let (m, cuts, theta) = (self.point.len(), &self.cuts, self.theta);
         let beta = &mut self.point;
-        let mut r: Vec<f64> = cuts.dots(beta).into_iter().map(|s| s - theta).collect();
+        // S_T . beta, for the slacks and the first step's residuals alike.
+        let mut products = cuts.dots(beta);
+        let mut r: Vec<f64> = products.iter().map(|s| s - theta).collect();
         // The new cut passes through the point: its slack is rounding, not
         // the smallest one (taken as one, it pinned the floor at 1e-9 theta
         // and the Newton steps stayed at the boundary: 3,276 trees at 1009
@@ -275,9 +277,12 @@ impl<'g> AnalyticCentre<'g> {
         let smallest = r.iter().copied().filter(|x| *x > through).fold(f64::INFINITY, f64::min);
         let floor = if smallest.is_finite() { (0.5 * smallest).max(1e-9 * theta.abs()) } else { 1e-2 * theta.abs() };
         r.iter_mut().for_each(|x| *x = x.max(floor));
-        for _ in 0..NEWTON_STEPS {
+        for newton_step in 0..NEWTON_STEPS {
+            if newton_step > 0 {
+                products = cuts.dots(beta);
+            }
             // Residuals of the equations S'beta - r = theta and 1'beta = 1.
-            let rp: Vec<f64> = cuts.dots(beta).into_iter().zip(&r).map(|(s, ri)| ri - s + theta).collect();
+            let rp: Vec<f64> = products.iter().zip(&r).map(|(s, ri)| ri - s + theta).collect();
             let rq = 1.0 - beta.iter().sum::<f64>();
             // The normal equations: (S diag(1/r^2) S' + diag(1/beta^2)) d = rhs.
             let Some(factor) = self.normal.factor(&cuts.columns, &r, beta) else { break };
