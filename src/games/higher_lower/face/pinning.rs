@@ -5,9 +5,14 @@
 //! When the box LPs bound every direction's coordinate to alpha*'s from both
 //! sides, their proofs' multipliers, summed over the 2d LPs, give Y >= 0 on
 //! trees and nu >= 0 on keys, every one tight at alpha*, whose load
-//! load_Y + nu is constant on the hull's directions: it lies in the row space
-//! of the hull's equations M (Bob's support trees on the tight keys, a row of
-//! ones), load_Y + nu = w'M there. Then y + eps (Y - w) (w on the support),
+//! load_Y + nu is constant on the hull's directions (a coordinate's two
+//! proofs, of alpha_k and of -alpha_k, cancel their h when weighted alike,
+//! so each pair is scaled by its own common denominator: Y and nu are then
+//! integers of about one pair's digits, where one common denominator of all
+//! 2d proofs made every exact step below far longer; N = 1991: weights of
+//! 3,307 digits instead of 42,496, and these steps 19 s instead of 432 s):
+//! it lies in the row space of the hull's equations M (Bob's support trees
+//! on the tight keys, a row of ones), load_Y + nu = w'M there. Then y + eps (Y - w) (w on the support),
 //! renormalised, is again an optimal mixture of Bob's for a small eps > 0: its
 //! load stays constant on the tight keys off nu, falls on those in it, and
 //! stays below V elsewhere. Its support takes in Y's trees, and its hull is
@@ -36,14 +41,20 @@ pub fn pinned_mixture(face: &AliceFace, value: &Rational, bob: &Mixture) -> Opti
     if !pinned {
         return None;
     }
-    // The proofs' multipliers, summed: lambda on trees (Y), nu on keys.
+    // The proofs' multipliers, each coordinate's pair scaled to integers, summed: lambda on trees (Y), nu on keys.
     let mut lambda: Vec<(Tree, Rational)> = Vec::new();
     let mut nu: Vec<(usize, Rational)> = Vec::new();
-    for (cut, weight) in bounds.iter().flatten().flat_map(|bound| &bound.multipliers) {
-        match cut {
-            Cut::Tree(tree) => add_to(&mut lambda, tree, weight),
-            Cut::Nonnegative(k) => add_to(&mut nu, k, weight),
-            Cut::AtMostOne(_) => return None,
+    for pair in &bounds {
+        let multipliers = || pair.iter().flat_map(|bound| &bound.multipliers);
+        let (_, scale) = common_denominator(&multipliers().map(|(_, weight)| weight.clone()).collect::<Vec<_>>());
+        let scale = Rational::from(scale);
+        for (cut, weight) in multipliers() {
+            let weight = weight * &scale;
+            match cut {
+                Cut::Tree(tree) => add_to(&mut lambda, tree, &weight),
+                Cut::Nonnegative(k) => add_to(&mut nu, k, &weight),
+                Cut::AtMostOne(_) => return None,
+            }
         }
     }
     // One transposed solve per distinct tree and key.
