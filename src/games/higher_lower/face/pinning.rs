@@ -10,7 +10,8 @@
 //! so each pair is scaled by its own common denominator: Y and nu are then
 //! integers of about one pair's digits, where one common denominator of all
 //! 2d proofs made every exact step below far longer; N = 1991: weights of
-//! 3,307 digits instead of 42,496, and these steps 19 s instead of 432 s):
+//! 3,307 digits instead of 42,496, and these steps 19 s instead of 432 s,
+//! docs/history.md#a87f4d8-the-pinnings-multipliers-scaled-to-integers-per-coordinate-the-face-stage-at-warm-1991-x28):
 //! it lies in the row space of the hull's equations M (Bob's support trees
 //! on the tight keys, a row of ones), load_Y + nu = w'M there. Then y + eps (Y - w) (w on the support),
 //! renormalised, is again an optimal mixture of Bob's for a small eps > 0: its
