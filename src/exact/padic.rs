@@ -10,7 +10,9 @@
 //! reconstruction and the result is checked exactly. The number of steps is
 //! output-sensitive: it grows until the reconstruction verifies, with a hard cap from Hadamard's bound.
 
-use malachite::base::num::arithmetic::traits::{AddMulAssign, DivExactAssign, FloorSqrt, Mod, Pow, Sign};
+use malachite::base::num::arithmetic::traits::{
+    AddMulAssign, DivExact, DivExactAssign, FloorSqrt, Gcd, Mod, Pow, Sign,
+};
 use malachite::base::num::basic::traits::{One, Zero};
 use malachite::base::num::conversion::traits::{ExactFrom, RoundingFrom};
 use malachite::base::num::logic::traits::SignificantBits;
@@ -39,6 +41,15 @@ const INITIAL_BITS: f64 = 128.0;
 /// steps; the extra attempts are cheap because a premature one folds and reconstructs only the first
 /// few components before it fails.
 const STEP_GROWTH_DIVISOR: usize = 4;
+
+/// Reconstructions seeded with a given denominator before the lifting falls back to the plain
+/// one: the first has the digits `d x` needs unless `|x|` is large, and a failed one costs little
+/// (it fails at its first components, or at the exact check).
+const HINTED_ATTEMPTS: usize = 3;
+
+/// Bits left for a factor of x's denominator that a seed lacks: `d x` is reconstructed as a
+/// fraction whose denominator is at most `2^SEED_SLACK_BITS`, its numerator taking the rest.
+const SEED_SLACK_BITS: u64 = 64;
 
 /// Why a matrix cannot be handed to [`PadicSolver`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -74,6 +85,19 @@ pub struct ExactSolution {
 }
 
 impl ExactSolution {
+    /// The same vector over its least common denominator.
+    fn reduced(self) -> ExactSolution {
+        let g = self.numerators.iter().fold(self.denominator.clone(), |g, n| g.gcd(n.unsigned_abs_ref()));
+        if g == 1u32 {
+            return self;
+        }
+        let g_signed = Integer::from(&g);
+        ExactSolution {
+            numerators: self.numerators.into_iter().map(|n| n.div_exact(&g_signed)).collect(),
+            denominator: self.denominator.div_exact(g),
+        }
+    }
+
     /// The `i`-th component as a reduced rational.
     pub fn component(&self, i: usize) -> Rational {
         Rational::from_integers(self.numerators[i].clone(), Integer::from(self.denominator.clone()))
@@ -450,6 +474,17 @@ impl PadicSolver {
         self.solve_side(Side::Normal, &integers(rhs)).0
     }
 
+    /// Solves `B x = rhs` exactly where a multiple `d` of x's denominator is likely known, up to a
+    /// small factor: another solve's with the same `B` (by Cramer's rule every solution's
+    /// denominator divides det B, and another's is usually det B or a small part short of it).
+    /// Then `d x` has a denominator of a few bits, which lifting to about its numerators' bits
+    /// recovers, where the plain reconstruction needs the bits of numerator and denominator
+    /// together: about half the steps. Where `d` is no such multiple the lifting goes on to the
+    /// plain reconstruction, so the answer is `solve`'s.
+    pub fn solve_with_denominator(&self, rhs: &[i64], d: &Natural) -> ExactSolution {
+        self.lift(Side::Normal, &integers(rhs), Some(d)).0
+    }
+
     /// Solves `B^T y = rhs` exactly, with the same factorization.
     ///
     /// # Panics
@@ -494,6 +529,12 @@ impl PadicSolver {
     }
 
     fn solve_side(&self, side: Side, rhs: &[Integer]) -> (ExactSolution, SolveStats) {
+        self.lift(side, rhs, None)
+    }
+
+    /// Dixon's lifting; where a likely multiple of x's denominator is given, the first
+    /// `HINTED_ATTEMPTS` reconstructions are seeded with it (`reconstruct`).
+    fn lift(&self, side: Side, rhs: &[Integer], denominator: Option<&Natural>) -> (ExactSolution, SolveStats) {
         let m = self.m;
         assert_eq!(rhs.len(), m, "right-hand side has {} entries for a {m}x{m} matrix", rhs.len());
         if m == 0 {
@@ -518,7 +559,13 @@ impl PadicSolver {
         // The solution's numerators are about as long as the right-hand side's entries, at least, and
         // reconstruction needs twice their bits.
         let rhs_bits = rhs.iter().map(|b| b.significant_bits()).max().unwrap_or(0) as f64;
-        let mut target = ((INITIAL_BITS.max(2.0 * rhs_bits) / MIN_PRIME_BITS).ceil() as usize).clamp(1, cap);
+        let initial_bits = match denominator {
+            // d x: about d's bits and the right-hand side's, a word to spare and the room for a
+            // factor of the denominator that d lacks.
+            Some(d) => d.significant_bits() as f64 + rhs_bits + 64.0 + SEED_SLACK_BITS as f64,
+            None => INITIAL_BITS.max(2.0 * rhs_bits),
+        };
+        let mut target = ((initial_bits / MIN_PRIME_BITS).ceil() as usize).clamp(1, cap);
         let mut attempts = 0;
         loop {
             while approximation.steps() < target {
@@ -553,7 +600,13 @@ impl PadicSolver {
                 approximation.push(&x);
             }
             attempts += 1;
-            if let Some(solution) = self.reconstruct(operator, &mut approximation, rhs) {
+            let seed = denominator.filter(|_| attempts <= HINTED_ATTEMPTS);
+            let mut solution = self.reconstruct(operator, &mut approximation, rhs, seed);
+            if solution.is_none() && seed.is_some() && target == cap {
+                // Hadamard's bound suffices for the plain reconstruction, not for a wrong seed's.
+                solution = self.reconstruct(operator, &mut approximation, rhs, None);
+            }
+            if let Some(solution) = solution {
                 return (solution, SolveStats { lifting_steps: target, attempts });
             }
             assert!(target < cap, "p-adic lifting reached Hadamard's bound ({cap} steps) without a verified solution");
@@ -568,23 +621,45 @@ impl PadicSolver {
     /// far, so after the first few they are integers that the reconstruction returns at once. The
     /// common denominator must stay within the balanced bound, so the denominator budget left for later
     /// components shrinks; an attempt made with too few digits therefore usually fails within the first
-    /// two or three components, having folded only those.
-    fn reconstruct(&self, operator: &[i64], approximation: &mut PAdic, rhs: &[Integer]) -> Option<ExactSolution> {
+    /// two or three components, having folded only those. With a `seed`, the common denominator starts
+    /// at it and the bounds are unbalanced: numerators may take all but `SEED_SLACK_BITS` of the
+    /// digits, the factors found on top of the seed the rest (uniqueness needs `2 N D < p^k` either way).
+    fn reconstruct(
+        &self,
+        operator: &[i64],
+        approximation: &mut PAdic,
+        rhs: &[Integer],
+        seed: Option<&Natural>,
+    ) -> Option<ExactSolution> {
         let modulus = approximation.modulus().clone();
-        let bound = ((&modulus - Natural::ONE) >> 1u32).floor_sqrt();
-        let mut denominator = Natural::ONE;
-        let mut budget = bound.clone();
+        let half = (&modulus - Natural::ONE) >> 1u32;
+        let (numerator_bound, factor_bound) = match seed {
+            Some(_) => {
+                // No more than half the digits, so that a short approximation keeps both bounds >= 1.
+                let slack = (Natural::ONE << SEED_SLACK_BITS).min((&half).floor_sqrt());
+                (&half / &slack, slack)
+            }
+            None => {
+                let bound = half.floor_sqrt();
+                (bound.clone(), bound)
+            }
+        };
+        let mut denominator = seed.cloned().unwrap_or(Natural::ONE);
+        // The factors found on top of the seed, and what is left of their bound.
+        let mut found = Natural::ONE;
+        let mut budget = factor_bound.clone();
         // (sign, numerator, new denominator factor) of denominator-so-far times each component.
         let mut parts = Vec::with_capacity(self.m);
         for j in 0..self.m {
             let a = approximation.component(j);
             let scaled = if denominator == 1u32 { a.clone() } else { &denominator * a % &modulus };
-            let q = Rational::reconstruct_with_bounds_ref(&scaled, &modulus, &bound, &budget)?;
+            let q = Rational::reconstruct_with_bounds_ref(&scaled, &modulus, &numerator_bound, &budget)?;
             let negative = q.sign() == Ordering::Less;
             let (numerator, factor) = q.into_numerator_and_denominator();
             if factor != 1u32 {
                 denominator *= &factor;
-                budget = &bound / &denominator;
+                found *= &factor;
+                budget = &factor_bound / &found;
             }
             parts.push((negative, numerator, factor));
         }
@@ -603,7 +678,14 @@ impl PadicSolver {
             .collect();
         numerators.reverse();
         let solution = ExactSolution { numerators, denominator };
-        self.verify(operator, &solution, rhs).then_some(solution)
+        if !self.verify(operator, &solution, rhs) {
+            return None;
+        }
+        // Without a seed the common denominator is the least; a seed may carry factors x's lacks.
+        Some(match seed {
+            Some(_) => solution.reduced(),
+            None => solution,
+        })
     }
 
     /// Whether `A * numerators == denominator * rhs` exactly.
@@ -927,6 +1009,36 @@ mod tests {
         let (y, stats) = solver.solve_side(Side::Transposed, &integers(&rhs));
         assert!(stats.attempts >= 8, "{stats:?}");
         assert_matches_reference(&transposed(&matrix), &rhs, &y);
+    }
+
+    #[test]
+    fn a_known_denominator_saves_steps_and_a_wrong_one_changes_nothing() {
+        // Entries of 40 bits: every solution's denominator divides the determinant (about 810 bits),
+        // and the first one's here is a small factor short of the next one's.
+        let mut rng = ChaCha8Rng::seed_from_u64(12);
+        let m = 20;
+        let matrix = random_matrix(&mut rng, m, -(1 << 40), 1 << 40);
+        let solver = PadicSolver::new(&matrix).expect("nonsingular");
+        let first = random_vector(&mut rng, m, -9, 10);
+        let d = solver.solve(&first).denominator;
+        let mut short_seeds = 0;
+        for _ in 0..5 {
+            let rhs = random_vector(&mut rng, m, -9, 10);
+            let (plain, plain_stats) = solver.solve_side(Side::Normal, &integers(&rhs));
+            let (hinted, hinted_stats) = solver.lift(Side::Normal, &integers(&rhs), Some(&d));
+            assert_matches_reference(&matrix, &rhs, &hinted);
+            assert_eq!(hinted, plain);
+            short_seeds += usize::from(&d % &plain.denominator != 0u32);
+            assert!(
+                3 * hinted_stats.lifting_steps <= 2 * plain_stats.lifting_steps,
+                "{hinted_stats:?} {plain_stats:?}"
+            );
+            // A seed far short of x's denominator: the seeded reconstructions fail, the plain one does not.
+            let (wrong, stats) = solver.lift(Side::Normal, &integers(&rhs), Some(&Natural::from(3u32)));
+            assert_eq!(wrong, plain);
+            assert!(stats.attempts > HINTED_ATTEMPTS, "{stats:?}");
+        }
+        assert!(short_seeds > 0, "no seed here lacks a factor of the denominator");
     }
 
     #[test]

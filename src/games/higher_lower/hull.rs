@@ -96,12 +96,14 @@ impl OptimalFace {
         let solver = self.pivot_solver().ok_or("the pivot submatrix of the face's equations is singular")?;
         let free: Vec<usize> = (0..self.tight.len()).filter(|c| !self.pivots.cols.contains(c)).collect();
         let (n, tight, rows, pivots) = (self.n, &self.tight, &self.rows, &self.pivots);
-        // One p-adic solve per direction, independent of the others: idle threads take some.
-        let direction = |&c: &usize| -> Result<ScaledVector, String> {
+        // One p-adic solve per direction: the first alone, the others (idle threads take some)
+        // over its denominator, usually det M[I, J] and so every direction's.
+        let direction = |&c: &usize, denominator: Option<&Natural>| -> Result<ScaledVector, String> {
             let rhs: Vec<i64> = pivots.rows.iter().map(|&i| -rows[i][c]).collect();
-            let x = match solver {
-                Some(solver) => solver.solve(&rhs),
-                None => ExactSolution { numerators: Vec::new(), denominator: Natural::from(1u32) },
+            let x = match (solver, denominator) {
+                (Some(solver), Some(d)) => solver.solve_with_denominator(&rhs, d),
+                (Some(solver), None) => solver.solve(&rhs),
+                (None, _) => ExactSolution { numerators: Vec::new(), denominator: Natural::from(1u32) },
             };
             // z over K scaled by x's denominator, checked against every row.
             let mut z = vec![Integer::ZERO; tight.len()];
@@ -124,7 +126,12 @@ impl OptimalFace {
             }
             Ok(ScaledVector { numerators, denominator: Integer::from(x.denominator) })
         };
-        free.par_iter().with_max_len(1).map(direction).collect()
+        let Some((c0, others)) = free.split_first() else { return Ok(Vec::new()) };
+        let first = direction(c0, None)?;
+        let d = Natural::try_from(first.denominator.clone()).expect("a positive denominator");
+        let rest: Result<Vec<ScaledVector>, String> =
+            others.par_iter().with_max_len(1).map(|c| direction(c, Some(&d))).collect();
+        Ok(std::iter::once(first).chain(rest?).collect())
     }
 
     /// M[I, J] factored (`Some(None)` when there are no pivots); `None` when the exact solver refuses it.
