@@ -532,9 +532,9 @@ impl PadicSolver {
         self.lift(side, rhs, None)
     }
 
-    /// Dixon's lifting; where a likely multiple of x's denominator is given, the first
-    /// `HINTED_ATTEMPTS` reconstructions are seeded with it (`reconstruct`).
-    fn lift(&self, side: Side, rhs: &[Integer], denominator: Option<&Natural>) -> (ExactSolution, SolveStats) {
+    /// Dixon's lifting; where a `seed` (a likely multiple of x's denominator) is given, the first
+    /// `HINTED_ATTEMPTS` reconstructions start from it (`reconstruct`).
+    fn lift(&self, side: Side, rhs: &[Integer], seed: Option<&Natural>) -> (ExactSolution, SolveStats) {
         let m = self.m;
         assert_eq!(rhs.len(), m, "right-hand side has {} entries for a {m}x{m} matrix", rhs.len());
         if m == 0 {
@@ -559,7 +559,7 @@ impl PadicSolver {
         // The solution's numerators are about as long as the right-hand side's entries, at least, and
         // reconstruction needs twice their bits.
         let rhs_bits = rhs.iter().map(|b| b.significant_bits()).max().unwrap_or(0) as f64;
-        let initial_bits = match denominator {
+        let initial_bits = match seed {
             // d x: about d's bits and the right-hand side's, a word to spare and the room for a
             // factor of the denominator that d lacks.
             Some(d) => d.significant_bits() as f64 + rhs_bits + 64.0 + SEED_SLACK_BITS as f64,
@@ -600,9 +600,9 @@ impl PadicSolver {
                 approximation.push(&x);
             }
             attempts += 1;
-            let seed = denominator.filter(|_| attempts <= HINTED_ATTEMPTS);
-            let mut solution = self.reconstruct(operator, &mut approximation, rhs, seed);
-            if solution.is_none() && seed.is_some() && target == cap {
+            let seeded = seed.filter(|_| attempts <= HINTED_ATTEMPTS);
+            let mut solution = self.reconstruct(operator, &mut approximation, rhs, seeded);
+            if solution.is_none() && seeded.is_some() && target == cap {
                 // Hadamard's bound suffices for the plain reconstruction, not for a wrong seed's.
                 solution = self.reconstruct(operator, &mut approximation, rhs, None);
             }

@@ -97,7 +97,8 @@ impl OptimalFace {
         let free: Vec<usize> = (0..self.tight.len()).filter(|c| !self.pivots.cols.contains(c)).collect();
         let (n, tight, rows, pivots) = (self.n, &self.tight, &self.rows, &self.pivots);
         // One p-adic solve per direction: the first alone, the others (idle threads take some)
-        // over its denominator, usually det M[I, J] and so every direction's.
+        // seeded with its denominator: every direction's divides det M[I, J] (Cramer's rule), and
+        // the first one's is det M[I, J] or a small factor short of it.
         let direction = |&c: &usize, denominator: Option<&Natural>| -> Result<ScaledVector, String> {
             let rhs: Vec<i64> = pivots.rows.iter().map(|&i| -rows[i][c]).collect();
             let x = match (solver, denominator) {
