@@ -86,8 +86,14 @@ pub struct ExactSolution {
 
 impl ExactSolution {
     /// The same vector over its least common denominator.
-    fn reduced(self) -> ExactSolution {
-        let g = self.numerators.iter().fold(self.denominator.clone(), |g, n| g.gcd(n.unsigned_abs_ref()));
+    pub fn reduced(self) -> ExactSolution {
+        let mut g = self.denominator.clone();
+        for n in &self.numerators {
+            if g == 1u32 {
+                break;
+            }
+            g = g.gcd(n.unsigned_abs_ref());
+        }
         if g == 1u32 {
             return self;
         }

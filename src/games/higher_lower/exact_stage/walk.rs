@@ -18,7 +18,6 @@ use crate::exact::{ExactSolution, Integer};
 use crate::games::higher_lower::solve::BasicVar;
 use crate::games::higher_lower::symmetric::SymmetricGame;
 use crate::games::higher_lower::tree::Tree;
-use malachite::base::num::arithmetic::traits::{DivExact, Gcd};
 
 /// Pivots after which the float inverse is rebuilt from the basis: its
 /// product-form updates drift, and the duals it gives only choose the
@@ -93,22 +92,8 @@ fn exchanged(x: &ExactSolution, d: &ExactSolution, r: usize) -> ExactSolution {
     let mut numerators: Vec<Integer> =
         x.numerators.iter().zip(&d.numerators).map(|(xi, di)| xi * dr - xr * di).collect();
     numerators[r] = xr * Integer::from(d.denominator.clone());
-    let mut denominator = &x.denominator * dr.unsigned_abs_ref();
-    let mut g = denominator.clone();
-    for n in &numerators {
-        if g == 1u32 {
-            break;
-        }
-        g = g.gcd(n.unsigned_abs_ref());
-    }
-    if g != 1u32 {
-        let gi = Integer::from(g.clone());
-        for n in &mut numerators {
-            *n = (&*n).div_exact(&gi);
-        }
-        denominator = denominator.div_exact(g);
-    }
-    ExactSolution { numerators, denominator }
+    let denominator = &x.denominator * dr.unsigned_abs_ref();
+    ExactSolution { numerators, denominator }.reduced()
 }
 
 #[cfg(test)]
