@@ -58,7 +58,7 @@ pub enum SpeedUp {
     /// without it, the whole pool at every pivot.
     WorkingSet,
     /// `auto` solves its early masters only to a tenth of the gap
-    /// (`stopping::LOOSE_MASTER`); without it, every master to full precision.
+    /// (`column_generation::LOOSE_MASTER`); without it, every master to full precision.
     LooseMaster,
     /// `auto` also prices points toward a running average of the master's
     /// duals (`points::TOWARD_AVERAGE`); without it, only `points::SPREAD`.

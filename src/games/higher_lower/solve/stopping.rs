@@ -6,17 +6,10 @@
 //! centre does not move) ends on its bounds. A height-limited solve ends at
 //! its first point above its stop with a margin (`SolveOptions::stop_above`).
 
-use super::column_generation::{ColumnGeneration, Round};
+use super::column_generation::{ColumnGeneration, Round, loose_tolerance};
 use super::options::{Method, SpeedUp};
 use super::restricted_master::Optimum;
 use crate::games::higher_lower::tree::Tree;
-
-/// `auto` solves each master only until no reduced cost exceeds this fraction
-/// of the round's relative gap between the bounds (at most `LOOSE_MASTER_MAX`),
-/// and the last to full precision: far from the optimum the exact optimum of
-/// the master is not worth its pivots.
-const LOOSE_MASTER: f64 = 0.1;
-const LOOSE_MASTER_MAX: f64 = 1e-3;
 
 /// Rounds without a new stability centre after which `auto` stops once its
 /// bounds agree to the tolerance (the relative gap between the master's
@@ -68,8 +61,7 @@ impl ColumnGeneration<'_> {
             return self.ends_here(&entering, near_misses).then_some(optimum);
         }
         if self.options.method == Method::Auto && self.options.uses(SpeedUp::LooseMaster) {
-            let lower = self.core.centre.lower;
-            self.ending.master_tolerance = (LOOSE_MASTER * (upper - lower) / upper).clamp(0.0, LOOSE_MASTER_MAX);
+            self.ending.master_tolerance = loose_tolerance(upper, self.core.centre.lower);
         }
         if self.core.add_all(entering) == 0 {
             // Every improving tree is in the master already: a loose master
