@@ -185,8 +185,8 @@ impl<'o> ColumnGeneration<'o> {
     /// loosest tolerance (`LOOSE_MASTER_MAX`), whose value bounds
     /// V from above, then to a tenth of the gap between that bound and the
     /// centre's. Solved to full precision it made a fifth of the 1024 sweep's
-    /// pivots (a fifth to a third below N = 961) and about 24m of them at
-    /// a warm N near 2048 (docs/history.md#9c0a208-a-warm-solves-first-master-solved-loosely).
+    /// warm pivots (nearly a third at N = 769..960) and about 24m pivots at
+    /// each warm N near 2048 (docs/history.md#9c0a208-a-warm-solves-first-master-solved-loosely).
     fn loose_first_master(&mut self) -> Optimum {
         let rough = self.core.master.solve_within(LOOSE_MASTER_MAX);
         let upper = 1.0 / (2.0 * rough.objective);
