@@ -112,6 +112,22 @@ mod tests {
         }
     }
 
+    /// A warm solve's first master is solved only as far as its gap needs
+    /// (`ColumnGeneration::loose_first_master`): its round takes fewer pivots
+    /// than the master solved to full precision, and V is the same.
+    #[test]
+    fn a_warm_solves_first_master_is_solved_loosely() {
+        let previous = solve(126, &options(Method::Auto), None);
+        let loose = solve(127, &options(Method::Auto), Some(&previous));
+        let full_precision: Vec<SpeedUp> =
+            SpeedUp::ALL.iter().copied().filter(|&s| s != SpeedUp::LooseMaster).collect();
+        let full =
+            solve(127, &SolveOptions::with_speed_ups(Method::Auto, 1e-10, 1_000_000, &full_precision), Some(&previous));
+        assert!((loose.value - full.value).abs() < 1e-9 * full.value, "{} vs {}", loose.value, full.value);
+        let (loose_first, full_first) = (loose.trace[0].pivots, full.trace[0].pivots);
+        assert!(loose_first < full_first, "the first round: {loose_first} pivots loose, {full_first} in full");
+    }
+
     #[test]
     fn a_height_limited_solve_prices_only_short_trees_and_stops_halfway_above_its_stop() {
         // N = 54 with trees of height <= 6 (63 nodes hold 54 keys): that game's value is about 1e-3 above V.
